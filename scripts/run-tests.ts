@@ -1,0 +1,114 @@
+/**
+ * `npm test`: runs the whole suite on the embedded database (PGlite), then again on PostgreSQL
+ * when one is reachable (DATABASE_URL, or the local server at postgres://postgres@127.0.0.1/test).
+ * Each test file gets a database of its own, cloned from a template migrated once per run, so
+ * files can run in parallel and may count rows globally.
+ *
+ *   npm test                          both engines (PostgreSQL skipped with a warning if absent)
+ *   npm test -- path/to/x.test.ts     some files only
+ *   WORKGRAPH_TEST_DB=pglite npm test one engine (pglite | postgres)
+ *   WORKGRAPH_TEST_REQUIRE_POSTGRES=1 fail instead of skipping when PostgreSQL is absent (CI)
+ */
+import { spawn } from 'node:child_process'
+import { randomBytes } from 'node:crypto'
+import { mkdirSync, writeFileSync } from 'node:fs'
+import { availableParallelism } from 'node:os'
+import { join, resolve } from 'node:path'
+import { PGlite } from '@electric-sql/pglite'
+import pg from 'pg'
+import { openDatabase } from '../packages/server/src/db/connect.ts'
+import { migrateToLatest } from '../packages/server/src/db/migrate.ts'
+
+const root = resolve(import.meta.dirname, '..')
+const files = process.argv.slice(2)
+const patterns =
+  files.length > 0 ? files : ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts']
+const engines = (process.env.WORKGRAPH_TEST_DB ?? 'pglite,postgres').split(',')
+const localPostgres = 'postgres://postgres@127.0.0.1:5432/test'
+const concurrency = Math.max(2, availableParallelism())
+const runId = `wgt_${process.pid}_${randomBytes(3).toString('hex')}`
+
+function runSuite(engine: string, env: Record<string, string>): Promise<number> {
+  console.log(`\n=== ${engine}: node --test (${concurrency} files at a time) ===\n`)
+  const child = spawn(
+    process.execPath,
+    [
+      '--test',
+      `--test-concurrency=${concurrency}`,
+      '--test-reporter=spec',
+      '--test-timeout=180000',
+      ...patterns,
+    ],
+    { cwd: root, stdio: 'inherit', env: { ...process.env, ...env, WORKGRAPH_TEST_ENGINE: engine } },
+  )
+  return new Promise((done) => child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0))))
+}
+
+async function pgliteTemplate(): Promise<string> {
+  const blank = new PGlite()
+  await blank.waitReady
+  const handle = await openDatabase({
+    kind: 'embedded-clone',
+    dump: await blank.dumpDataDir('none'),
+  })
+  await migrateToLatest(handle.db)
+  const dump = await handle.pglite?.dumpDataDir('none')
+  await handle.close()
+  await blank.close()
+  if (!dump) throw new Error('PGlite did not produce a dump')
+  const dir = join(root, '.tmp')
+  mkdirSync(dir, { recursive: true })
+  const file = join(dir, `${runId}-pglite-template.tar`)
+  writeFileSync(file, Buffer.from(await dump.arrayBuffer()))
+  return file
+}
+
+async function postgresAdmin(): Promise<pg.Client | null> {
+  const url = process.env.DATABASE_URL ?? localPostgres
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 })
+  try {
+    await client.connect()
+    return client
+  } catch (error) {
+    if (process.env.WORKGRAPH_TEST_REQUIRE_POSTGRES) throw error
+    console.warn(
+      `\nPostgreSQL is not reachable at ${url} (${(error as Error).message}); running on PGlite only.`,
+    )
+    return null
+  }
+}
+
+let failures = 0
+if (engines.includes('pglite')) {
+  const template = await pgliteTemplate()
+  failures += (await runSuite('pglite', { WORKGRAPH_TEST_PGLITE_TEMPLATE: template })) === 0 ? 0 : 1
+}
+if (engines.includes('postgres')) {
+  const admin = await postgresAdmin()
+  if (admin) {
+    const adminUrl = process.env.DATABASE_URL ?? localPostgres
+    const template = `${runId}_template`
+    await admin.query(`create database "${template}"`)
+    const url = new URL(adminUrl)
+    url.pathname = `/${template}`
+    const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 1 })
+    await migrateToLatest(handle.db)
+    await handle.close()
+    try {
+      const code = await runSuite('postgres', {
+        WORKGRAPH_TEST_POSTGRES_URL: adminUrl,
+        WORKGRAPH_TEST_POSTGRES_TEMPLATE: template,
+      })
+      failures += code === 0 ? 0 : 1
+    } finally {
+      const left = await admin.query<{ datname: string }>(
+        `select datname from pg_database where datname like $1`,
+        [`${runId}%`],
+      )
+      for (const { datname } of left.rows)
+        await admin.query(`drop database if exists "${datname}" with (force)`)
+      await admin.end()
+    }
+  }
+}
+process.exitCode = failures === 0 ? 0 : 1
