@@ -1,0 +1,67 @@
+import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import autocannon from 'autocannon'
+
+/** What autocannon measured on one route. */
+export interface Load {
+  requestsPerSecond: number
+  p50: number
+  p97_5: number
+  p99: number
+  failures: number
+}
+
+/** Loads one route for `duration` seconds after a 2-second warm-up that is discarded. */
+export async function loadRoute(
+  url: string,
+  token: string | undefined,
+  options: { duration: number; connections: number },
+): Promise<Load> {
+  const request = {
+    url,
+    connections: options.connections,
+    headers: token ? { authorization: `Bearer ${token}` } : {},
+  }
+  await autocannon({ ...request, duration: 2 })
+  const result = await autocannon({ ...request, duration: options.duration })
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p97_5: result.latency.p97_5,
+    p99: result.latency.p99,
+    failures: result.errors + result.timeouts + result.non2xx,
+  }
+}
+
+/** A `workgraph serve` process on a random port, started and waited for. */
+export async function startServer(main: string, args: string[], secret: string) {
+  const port = 18_000 + Math.floor(Math.random() * 1000)
+  const server = spawn(process.execPath, [main, 'serve', '--port', String(port), ...args], {
+    env: {
+      ...process.env,
+      WORKGRAPH_SECRET: secret,
+      LOG_LEVEL: 'warn',
+      RATE_LIMIT_READS_PER_MINUTE: '10000000',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  })
+  await new Promise<void>((ready, fail) => {
+    let out = ''
+    server.stdout.on('data', (chunk) => {
+      out += chunk
+      if (out.includes('listening on')) ready()
+    })
+    server.on('exit', (code) => fail(new Error(`server exited with ${code}`)))
+  })
+  return {
+    base: `http://127.0.0.1:${port}`,
+    peakRssMb: () =>
+      Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) /
+      1024,
+    stop: () =>
+      new Promise<void>((done) => {
+        server.on('exit', () => done())
+        server.kill('SIGTERM')
+      }),
+  }
+}

@@ -1,0 +1,201 @@
+/**
+ * `npm run bench`: imports a generated workspace of about `--scale` items into PGlite and into
+ * PostgreSQL, serves each from a real `workgraph serve` process and loads it with autocannon, then
+ * measures lists, search and summaries in-process, with and without the permission predicate.
+ * Every number is reported next to a baseline from the same run, as a ratio (bench/README.md).
+ *
+ *   npm run bench -- [--scale 100000] [--duration 10] [--connections 10] [--engines pglite,postgres]
+ *                    [--iterations 100] [--skip-http]
+ *
+ * Above 200,000 items the workspace is generated and imported in memory by a child process (its
+ * bundle would be too large a file to read back as one string).
+ */
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import pg from 'pg'
+import { scaledBundle } from '../packages/server/src/bundle/demo/scaled-bundle.ts'
+import { openDatabase } from '../packages/server/src/db/connect.ts'
+import { type Load, loadRoute, startServer } from './http-load.ts'
+import { benchListQueries } from './list-queries.ts'
+import { type EngineResult, formatReport } from './report.ts'
+import { benchSearch } from './search-queries.ts'
+import { benchSummaries } from './summary-latency.ts'
+
+const { values } = parseArgs({
+  options: {
+    scale: { type: 'string', default: '100000' },
+    duration: { type: 'string', default: '10' },
+    connections: { type: 'string', default: '10' },
+    engines: { type: 'string', default: 'pglite,postgres' },
+    iterations: { type: 'string', default: '100' },
+    'skip-http': { type: 'boolean', default: false },
+  },
+})
+const scale = Number(values.scale)
+const iterations = Number(values.iterations)
+const http = { duration: Number(values.duration), connections: Number(values.connections) }
+const root = resolve(import.meta.dirname, '..')
+const secret = Buffer.alloc(32, 9).toString('base64')
+const work = join(root, '.tmp')
+mkdirSync(work, { recursive: true })
+const log = (line: string) => process.stderr.write(`${line}\n`)
+
+const inMemory = scale > 200_000
+const bundleFile = join(work, `bench-bundle-${scale}.json`)
+if (!inMemory && !existsSync(bundleFile)) {
+  log(`Generating a bundle of about ${scale} items…`)
+  writeFileSync(bundleFile, JSON.stringify(scaledBundle({ scale, seed: 1 })))
+}
+
+function importWorkspace(args: string[]) {
+  const env = { ...process.env, WORKGRAPH_SECRET: secret }
+  const child = inMemory
+    ? spawnSync(
+        process.execPath,
+        [
+          '--max-old-space-size=14000',
+          join(root, 'bench/import-generated.ts'),
+          '--scale',
+          String(scale),
+          ...args,
+        ],
+        {
+          encoding: 'utf8',
+          env,
+          stdio: ['ignore', 'pipe', 'inherit'],
+          maxBuffer: 64 << 20,
+        },
+      )
+    : spawnSync(process.execPath, [join(root, 'bench/import-child.ts'), bundleFile, ...args], {
+        encoding: 'utf8',
+        env,
+        maxBuffer: 64 << 20,
+      })
+  if (child.status !== 0) throw new Error(`import failed: ${child.stderr}`)
+  return JSON.parse(child.stdout)
+}
+
+async function benchHttp(
+  args: string[],
+  keys: Record<string, { token: string }>,
+): Promise<{ routes: { name: string; load: Load }[]; servePeakMb: number }> {
+  const server = await startServer(join(root, 'packages/server/src/main.ts'), args, secret)
+  log(`  loading ${server.base} (${http.duration} s per route, ${http.connections} connections)…`)
+  const routes: { name: string; load: Load }[] = [
+    {
+      name: 'GET /healthz (bare)',
+      load: await loadRoute(`${server.base}/healthz`, undefined, http),
+    },
+  ]
+  const who = [
+    ['owner', 'owner-key'],
+    ['member', 'member-key'],
+    ['power member', 'power-key'],
+    ['guest', 'guest-key'],
+  ] as const
+  for (const [name, key] of who) {
+    routes.push({
+      name: `GET /v1/projects (${name})`,
+      load: await loadRoute(`${server.base}/v1/projects`, keys[key]?.token, http),
+    })
+  }
+  for (const [name, key] of who.slice(1)) {
+    routes.push({
+      name: `GET /v1/tasks (${name})`,
+      load: await loadRoute(`${server.base}/v1/tasks`, keys[key]?.token, http),
+    })
+  }
+  const servePeakMb = server.peakRssMb()
+  await server.stop()
+  return { routes, servePeakMb }
+}
+
+async function benchEngine(engine: string): Promise<EngineResult> {
+  const target = await prepareTarget(engine)
+  try {
+    log(`[${engine}] importing ${scale} items…`)
+    const imported = importWorkspace(target.args)
+    const dataMb = await target.sizeMb()
+    const served = values['skip-http']
+      ? { routes: [], servePeakMb: 0 }
+      : await benchHttp(target.args, imported.result.api_keys)
+    const ids = imported.result.ids
+    const people = {
+      member: { id: ids.u5, role: 'member' as const },
+      'power member': { id: ids.u1, role: 'member' as const },
+      guest: { id: ids.u2, role: 'guest' as const },
+    }
+    const handle = await openDatabase(target.database)
+    const ws = imported.result.workspace_id
+    log(`[${engine}] list queries…`)
+    const lists = await benchListQueries(handle.db, ws, people, iterations)
+    log(`[${engine}] search…`)
+    const search = await benchSearch(
+      handle.db,
+      ws,
+      people,
+      Math.max(20, Math.floor(iterations / 2)),
+    )
+    log(`[${engine}] summaries…`)
+    const summaries = await benchSummaries(handle.db, ws, people, 50)
+    await handle.close()
+    return {
+      engine,
+      importSeconds: imported.seconds,
+      importPeakRssMb: imported.peakRssMb,
+      dataMb,
+      ...served,
+      lists,
+      search,
+      summaries,
+    }
+  } finally {
+    await target.cleanup()
+  }
+}
+
+async function prepareTarget(engine: string) {
+  if (engine === 'pglite') {
+    const dir = mkdtempSync(join(tmpdir(), 'workgraph-bench-'))
+    return {
+      args: ['--data', dir],
+      database: { kind: 'embedded' as const, dataDir: dir },
+      sizeMb: async () =>
+        Number(spawnSync('du', ['-sm', dir], { encoding: 'utf8' }).stdout.split(/\s/)[0]),
+      cleanup: async () => rmSync(dir, { recursive: true, force: true }),
+    }
+  }
+  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  const name = `wg_bench_${process.pid}`
+  await admin.query(`drop database if exists ${name} with (force)`)
+  await admin.query(`create database ${name}`)
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  return {
+    args: ['--database-url', url.toString()],
+    database: { kind: 'postgres' as const, url: url.toString() },
+    sizeMb: async () =>
+      Number((await admin.query(`select pg_database_size('${name}') as size`)).rows[0].size) /
+      1024 /
+      1024,
+    cleanup: async () => {
+      await admin.query(`drop database if exists ${name} with (force)`)
+      await admin.end()
+    },
+  }
+}
+
+const results: EngineResult[] = []
+for (const engine of values.engines.split(',')) results.push(await benchEngine(engine))
+mkdirSync(join(root, 'bench/results'), { recursive: true })
+const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+writeFileSync(
+  join(root, 'bench/results', `${stamp}.json`),
+  JSON.stringify({ scale, http, results }, null, 2),
+)
+console.log(formatReport(scale, http, results))

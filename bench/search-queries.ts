@@ -1,0 +1,110 @@
+import { type Kysely, sql } from 'kysely'
+import { type Principal, resolvePrincipal } from '../packages/server/src/access/principal.ts'
+import { visibilityFor } from '../packages/server/src/access/visibility.ts'
+import type { Database } from '../packages/server/src/db/database.ts'
+import { searchIndex } from '../packages/server/src/search/search.queries.ts'
+import { baselineVisibility } from './baseline-visibility.ts'
+
+/** Search latency for one class of terms and one principal, with and without the predicate. */
+export interface SearchResult {
+  principal: string
+  tokens: number
+  terms: string
+  examples: string[]
+  matches: string
+  filtered: Percentiles
+  baseline: Percentiles
+  ratioP95: number
+}
+
+/** Latency percentiles in milliseconds. */
+export interface Percentiles {
+  p50: number
+  p95: number
+  p99: number
+}
+
+const TYPES = ['project', 'canvas', 'task', 'okr', 'comment'] as const
+
+function percentiles(samples: number[]): Percentiles {
+  const sorted = [...samples].sort((a, b) => a - b)
+  const at = (q: number) =>
+    Math.round(
+      (sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] as number) * 100,
+    ) / 100
+  return { p50: at(0.5), p95: at(0.95), p99: at(0.99) }
+}
+
+/**
+ * Picks terms by how many items contain them (from the index's own statistics): very common
+ * (the most frequent words), medium (about 0.5 % of items) and rare (a few dozen items).
+ */
+export async function pickTerms(
+  db: Kysely<Database>,
+  workspaceId: string,
+): Promise<Record<string, { words: string[]; ndoc: number[] }>> {
+  const stats = await sql<{ word: string; ndoc: number }>`
+    select word, ndoc::int from ts_stat(${`select tsv from resource_index where workspace_id = '${workspaceId}'`})
+    where length(word) > 3 and word ~ '^[a-z]+$' order by ndoc desc`.execute(db)
+  const total = await sql<{
+    n: number
+  }>`select count(*)::int as n from resource_index where workspace_id = ${workspaceId}`.execute(db)
+  const items = total.rows[0]?.n ?? 1
+  const rows = stats.rows
+  const near = (target: number) => {
+    const index = rows.findIndex((row) => row.ndoc <= target)
+    return rows.slice(Math.max(0, index), Math.max(0, index) + 5)
+  }
+  const pick = (list: typeof rows) => ({
+    words: list.map((r) => r.word),
+    ndoc: list.map((r) => r.ndoc),
+  })
+  return { common: pick(rows.slice(0, 5)), medium: pick(near(items * 0.005)), rare: pick(near(30)) }
+}
+
+/** Runs every term class for every principal, alternating with and without the predicate. */
+export async function benchSearch(
+  db: Kysely<Database>,
+  workspaceId: string,
+  people: Record<string, { id: string; role: 'owner' | 'admin' | 'member' | 'guest' }>,
+  iterations: number,
+): Promise<SearchResult[]> {
+  const terms = await pickTerms(db, workspaceId)
+  const results: SearchResult[] = []
+  for (const [name, person] of Object.entries(people)) {
+    const principal: Principal = await resolvePrincipal(db, {
+      workspaceId,
+      actorId: person.id,
+      actorKind: 'person',
+      role: person.role,
+    })
+    for (const [label, { words, ndoc }] of Object.entries(terms)) {
+      const filtered: number[] = []
+      const baseline: number[] = []
+      for (let i = 0; i < iterations + 5; i++) {
+        const text = words[i % words.length] as string
+        for (const [samples, visibility] of [
+          [filtered, visibilityFor(principal)],
+          [baseline, baselineVisibility(principal)],
+        ] as const) {
+          const started = performance.now()
+          await searchIndex(db, visibility, { text, types: TYPES, after: null, limit: 10 })
+          if (i >= 5) samples.push(performance.now() - started)
+        }
+      }
+      const f = percentiles(filtered)
+      const b = percentiles(baseline)
+      results.push({
+        principal: name,
+        tokens: principal.tokens.length,
+        terms: label,
+        examples: words.slice(0, 3),
+        matches: `${Math.min(...ndoc)}–${Math.max(...ndoc)}`,
+        filtered: f,
+        baseline: b,
+        ratioP95: Math.round((f.p95 / b.p95) * 100) / 100,
+      })
+    }
+  }
+  return results
+}

@@ -1,0 +1,89 @@
+import type { Db } from '../db/database.ts'
+import type { Actor, Role } from './principal.ts'
+import { expandScopes, type Scope } from './scopes.ts'
+import { hashSecret, isWellFormedSecret, SECRET_PREFIX } from './secrets.ts'
+
+/** The credential a request presented. */
+export interface Credential {
+  readonly id: string
+  readonly kind: 'api_key' | 'workspace_token' | 'oauth'
+  /** The OAuth client acting for the user, when the credential is an OAuth token. */
+  readonly clientId: string | null
+  readonly scopes: ReadonlySet<Scope>
+}
+
+/** A credential that resolved to an actor, and the workspace's current ACL epoch. */
+export interface TokenIdentity {
+  credential: Credential
+  actor: Actor
+  aclEpoch: string
+}
+
+/** Why a bearer token was refused. */
+export type TokenFailure = 'invalid' | 'expired'
+
+// Refresh `last_used_at` at most once a minute per token: cheap, and precise enough for audits.
+const LAST_USED_GRANULARITY_MS = 60_000
+
+/**
+ * Resolves an API key or workspace token to its actor. Malformed, unknown and revoked tokens are
+ * all 'invalid'; a rotated key past its overlap is 'expired'.
+ */
+export async function authenticateToken(
+  db: Db,
+  token: string,
+  now: Date,
+): Promise<TokenIdentity | TokenFailure> {
+  if (
+    !isWellFormedSecret(SECRET_PREFIX.apiKey, token) &&
+    !isWellFormedSecret(SECRET_PREFIX.workspaceToken, token)
+  ) {
+    return 'invalid'
+  }
+  const row = await db
+    .selectFrom('tokens as t')
+    .innerJoin('workspaces as w', 'w.id', 't.workspace_id')
+    .leftJoin('people as p', (join) =>
+      join.onRef('p.workspace_id', '=', 't.workspace_id').onRef('p.id', '=', 't.person_id'),
+    )
+    .select([
+      't.workspace_id',
+      't.id',
+      't.kind',
+      't.person_id',
+      't.integration_id',
+      't.scopes',
+      't.expires_at',
+      't.revoked_at',
+      't.last_used_at',
+      'w.acl_epoch',
+      'p.role',
+    ])
+    .where('t.secret_hash', '=', hashSecret(token))
+    .executeTakeFirst()
+  if (!row || row.revoked_at !== null) return 'invalid'
+  if (row.expires_at !== null && row.expires_at <= now) return 'expired'
+  if (row.kind === 'api_key' && row.role === null) return 'invalid'
+  if (
+    row.last_used_at === null ||
+    now.getTime() - row.last_used_at.getTime() > LAST_USED_GRANULARITY_MS
+  ) {
+    await db
+      .updateTable('tokens')
+      .set({ last_used_at: now })
+      .where('workspace_id', '=', row.workspace_id)
+      .where('id', '=', row.id)
+      .execute()
+  }
+  const isPerson = row.kind === 'api_key'
+  return {
+    credential: { id: row.id, kind: row.kind, clientId: null, scopes: expandScopes(row.scopes) },
+    actor: {
+      workspaceId: row.workspace_id,
+      actorId: (isPerson ? row.person_id : row.integration_id) as string,
+      actorKind: isPerson ? 'person' : 'integration',
+      role: isPerson ? (row.role as Role) : null,
+    },
+    aclEpoch: String(row.acl_epoch),
+  }
+}

@@ -1,0 +1,216 @@
+import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely'
+import type { Db } from '../db/database.ts'
+import { idKind } from '../lib/ids.ts'
+import type { Principal } from './principal.ts'
+
+/*
+ * THE place that decides who may open what (contract §5, docs/permissions.md). Every read takes a
+ * Visibility and filters with it, in the same statement as its ordering and LIMIT; single records
+ * go through canOpen. Writes keep the resource index's `ws_visible` and `acl` in step through
+ * resource-index.ts, which compiles the same rules. No query reaches content around them.
+ */
+
+/** SQL predicates of what one principal may see, for any query that reads content. */
+export interface Visibility {
+  readonly principal: Principal
+  /** Sees every person, team and integration of the workspace (a non-guest member). */
+  readonly seesEveryone: boolean
+  /** Resource-index rows (alias `r`) the principal may open. */
+  row(alias?: string): Expression<SqlBool>
+  /** People rows (alias `p`) the principal may see. */
+  person(alias?: string): Expression<SqlBool>
+  /** Team rows (alias `t`) the principal may see. */
+  team(alias?: string): Expression<SqlBool>
+  /** Integration rows (alias `i`) the principal may see. */
+  integration(alias?: string): Expression<SqlBool>
+  /** The column holds a person the principal may see (false when null). */
+  personId(column: string): Expression<SqlBool>
+  /** The column holds a team the principal may see (false when null). */
+  teamId(column: string): Expression<SqlBool>
+  /** The column holds an actor, a person or an integration, the principal may see. */
+  actorId(column: string): Expression<SqlBool>
+}
+
+// Lists longer than this are passed hidden from the planner (see idList).
+const LARGE_LIST = 32
+
+/**
+ * A list of ids as a SQL text array. A short list is a plain parameter, so the planner can
+ * estimate it and use the ACL index (a guest's few tokens). A long one (a member of hundreds of
+ * projects) is one text parameter split in an InitPlan: the planner then neither estimates it
+ * element by element nor parses the array once per use, costs that exceeded the query itself
+ * (bench/README.md).
+ */
+export function idList(ids: readonly string[]): RawBuilder<string[]> {
+  if (ids.length <= LARGE_LIST) return sql<string[]>`${sql.val([...ids])}::text[]`
+  return sql<string[]>`(select string_to_array(${ids.join(',')}::text, ','))::text[]`
+}
+
+/** The visibility of a principal: the only kind that production code builds. */
+export function visibilityFor(principal: Principal): Visibility {
+  const ws = principal.workspaceId
+  const tokens = idList(principal.tokens)
+  const teams = idList(principal.teamIds)
+  const people = principal.visiblePeopleIds === null ? null : idList(principal.visiblePeopleIds)
+  const inWorkspace = (alias: string) => sql<SqlBool>`(${sql.ref(`${alias}.workspace_id`)} = ${ws})`
+  return {
+    principal,
+    seesEveryone: principal.isMember,
+    // Guests and integrations get SQL without the ws_visible branch, so their plans are driven by
+    // the ACL index instead of scanning everything the workspace can see (authz.md §2.4).
+    row: (alias = 'r') =>
+      principal.isMember
+        ? sql<SqlBool>`(${sql.ref(`${alias}.workspace_id`)} = ${ws} and (${sql.ref(`${alias}.ws_visible`)} or ${sql.ref(`${alias}.acl`)} && ${tokens}))`
+        : sql<SqlBool>`(${sql.ref(`${alias}.workspace_id`)} = ${ws} and ${sql.ref(`${alias}.acl`)} && ${tokens})`,
+    // Members see everyone; guests and integrations the people resolved with their principal set.
+    person: (alias = 'p') =>
+      people === null
+        ? inWorkspace(alias)
+        : sql<SqlBool>`(${inWorkspace(alias)} and ${sql.ref(`${alias}.id`)} = any(${people}))`,
+    team: (alias = 't') =>
+      principal.isMember
+        ? inWorkspace(alias)
+        : sql<SqlBool>`(${inWorkspace(alias)} and ${sql.ref(`${alias}.id`)} = any(${teams}))`,
+    integration: (alias = 'i') =>
+      principal.isMember
+        ? inWorkspace(alias)
+        : sql<SqlBool>`(${inWorkspace(alias)} and ${sql.ref(`${alias}.id`)} = ${principal.actorId})`,
+    personId: (column) =>
+      people === null
+        ? sql<SqlBool>`(${sql.ref(column)} is not null)`
+        : sql<SqlBool>`(${sql.ref(column)} = any(${people}))`,
+    teamId: (column) =>
+      principal.isMember
+        ? sql<SqlBool>`(${sql.ref(column)} is not null)`
+        : sql<SqlBool>`(${sql.ref(column)} = any(${teams}))`,
+    actorId: (column) =>
+      people === null
+        ? sql<SqlBool>`(${sql.ref(column)} is not null)`
+        : sql<SqlBool>`(${sql.ref(column)} = any(${people}) or ${sql.ref(column)} = ${principal.actorId})`,
+  }
+}
+
+/** The subset of `ids` of indexed types (project, canvas, task, objective, comment) that is open. */
+export async function openableIds(
+  db: Db,
+  visibility: Visibility,
+  ids: readonly string[],
+): Promise<Set<string>> {
+  if (ids.length === 0) return new Set()
+  const rows = await db
+    .selectFrom('resource_index as r')
+    .select('r.id')
+    .where('r.workspace_id', '=', visibility.principal.workspaceId)
+    .where('r.id', '=', sql<string>`any(${idList(ids)})`)
+    .where(visibility.row())
+    .execute()
+  return new Set(rows.map((row) => row.id))
+}
+
+const INDEXED_KINDS = new Set(['project', 'canvas', 'task', 'objective', 'comment'])
+
+/**
+ * The subset of `ids` (of any type) that the principal may open: what a presenter keeps of a
+ * record's links, so a link field never names a hidden neighbour. One query per kind present.
+ */
+export async function visibleAmong(
+  db: Db,
+  visibility: Visibility,
+  ids: Iterable<string | null>,
+): Promise<Set<string>> {
+  const byKind = new Map<string, string[]>()
+  for (const id of new Set(ids)) {
+    if (id === null) continue
+    const kind = idKind(id) ?? 'unknown'
+    byKind.set(kind, [...(byKind.get(kind) ?? []), id])
+  }
+  const ws = visibility.principal.workspaceId
+  const visible = new Set<string>()
+  const add = (rows: { id: string }[]) => {
+    for (const row of rows) visible.add(row.id)
+  }
+  const indexed = [...byKind]
+    .filter(([kind]) => INDEXED_KINDS.has(kind))
+    .flatMap(([, list]) => list)
+  for (const id of await openableIds(db, visibility, indexed)) visible.add(id)
+  const people = byKind.get('person')
+  if (people)
+    add(
+      await db
+        .selectFrom('people as p')
+        .select('p.id')
+        .where('p.id', 'in', people)
+        .where(visibility.person())
+        .execute(),
+    )
+  const teams = byKind.get('team')
+  if (teams)
+    add(
+      await db
+        .selectFrom('teams as t')
+        .select('t.id')
+        .where('t.id', 'in', teams)
+        .where(visibility.team())
+        .execute(),
+    )
+  const integrations = byKind.get('integration')
+  if (integrations) {
+    add(
+      await db
+        .selectFrom('integrations as i')
+        .select('i.id')
+        .where('i.id', 'in', integrations)
+        .where(visibility.integration())
+        .execute(),
+    )
+  }
+  for (const id of byKind.get('workspace') ?? []) if (id === ws) visible.add(id)
+  const inside = [...(byKind.get('keyResult') ?? []), ...(byKind.get('checkin') ?? [])]
+  if (inside.length > 0) {
+    const rows = await db
+      .selectFrom('key_results')
+      .select(['id', 'objective_id'])
+      .where('workspace_id', '=', ws)
+      .where('id', 'in', inside)
+      .union(
+        db
+          .selectFrom('checkins')
+          .select(['id', 'objective_id'])
+          .where('workspace_id', '=', ws)
+          .where('id', 'in', inside),
+      )
+      .execute()
+    const objectives = await openableIds(
+      db,
+      visibility,
+      rows.map((row) => row.objective_id),
+    )
+    for (const row of rows) if (objectives.has(row.objective_id)) visible.add(row.id)
+  }
+  const activity = byKind.get('activity')
+  if (activity) {
+    const rows = await db
+      .selectFrom('activity')
+      .select(['id', 'subject_id', 'ref_ids'])
+      .where('workspace_id', '=', ws)
+      .where('id', 'in', activity)
+      .execute()
+    const open = await openableIds(
+      db,
+      visibility,
+      rows.flatMap((row) => [row.subject_id, ...row.ref_ids]),
+    )
+    for (const row of rows)
+      if ([row.subject_id, ...row.ref_ids].every((ref) => open.has(ref))) visible.add(row.id)
+  }
+  return visible
+}
+
+/**
+ * Whether the principal may open the resource with this id, of any type. Unknown, malformed and
+ * hidden ids all answer false: callers turn that into one and the same 404. An activity entry is
+ * open only when its subject and everything it mentions are open.
+ */
+export async function canOpen(db: Db, visibility: Visibility, id: string): Promise<boolean> {
+  return (await visibleAmong(db, visibility, [id])).has(id)
+}

@@ -1,0 +1,79 @@
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
+import type { AppDeps } from './app-deps.ts'
+import { auditRoutes } from './audit/audit.routes.ts'
+import { activityRoutes } from './graph/activity/activity.routes.ts'
+import { canvasRoutes } from './graph/canvases/canvases.routes.ts'
+import { okrRoutes } from './graph/okrs/okrs.routes.ts'
+import { peopleRoutes } from './graph/people/people.routes.ts'
+import { projectRoutes } from './graph/projects/projects.routes.ts'
+import { resourceRoutes } from './graph/resources/resources.routes.ts'
+import { taskRoutes } from './graph/tasks/tasks.routes.ts'
+import { workspaceRoutes } from './graph/workspace/workspace.routes.ts'
+import { installAuthentication } from './http/authentication.ts'
+import { frameworkErrorHandler, installErrorHandling } from './http/error-handling.ts'
+import { healthRoutes } from './http/health.routes.ts'
+import { installOpenApi } from './http/openapi.ts'
+import { requestId } from './http/request-id.ts'
+import { defaultEmptyBody, validatorCompiler } from './http/validators.ts'
+import { searchRoutes } from './search/search.routes.ts'
+import { summaryRoutes } from './summaries/summaries.routes.ts'
+import { tokenRoutes } from './tokens/tokens.routes.ts'
+
+/** Options of buildApp that differ between the server, tests and benchmarks. */
+export interface AppOptions {
+  /** The structured logger; tests run without one. */
+  logger?: FastifyBaseLogger
+}
+
+/**
+ * Builds the HTTP app: cross-cutting plugins first (errors, request ids, authentication, OpenAPI),
+ * then the route modules. The process entry and the tests both build it here.
+ */
+export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
+  const app = Fastify({
+    ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
+    genReqId: requestId,
+    logController: new LogController({
+      requestIdLogLabel: 'request_id',
+      // Probes would drown the log.
+      disableRequestLogging: (request) => request.url === '/healthz' || request.url === '/readyz',
+    }),
+    bodyLimit: deps.config.bodyLimitBytes,
+    frameworkErrors: frameworkErrorHandler,
+    return503OnClosing: true,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
+  }).withTypeProvider<TypeBoxTypeProvider>()
+
+  app.setValidatorCompiler(validatorCompiler())
+  app.addHook('preValidation', async (request) => defaultEmptyBody(request))
+  // JSON only: any other body type is a 415 rather than a string that fails validation later.
+  app.removeContentTypeParser(['text/plain'])
+  installErrorHandling(app)
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id)
+    if (request.url.startsWith('/v1/')) reply.header('cache-control', 'no-store')
+  })
+  installAuthentication(app, {
+    db: deps.db,
+    clock: deps.clock,
+    principals: deps.principals,
+    challenge: 'realm="workgraph"',
+  })
+  await installOpenApi(app, deps.config.publicUrl)
+
+  await app.register(healthRoutes(deps))
+  await app.register(workspaceRoutes(deps))
+  await app.register(peopleRoutes(deps))
+  await app.register(projectRoutes(deps))
+  await app.register(canvasRoutes(deps))
+  await app.register(taskRoutes(deps))
+  await app.register(okrRoutes(deps))
+  await app.register(activityRoutes(deps))
+  await app.register(resourceRoutes(deps))
+  await app.register(searchRoutes(deps))
+  await app.register(summaryRoutes(deps))
+  await app.register(tokenRoutes(deps))
+  await app.register(auditRoutes(deps))
+  return app
+}

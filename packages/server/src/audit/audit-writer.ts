@@ -1,0 +1,54 @@
+import type { Db } from '../db/database.ts'
+import { newId } from '../lib/ids.ts'
+import { type FieldDiff, jsonDiff } from './json-diff.ts'
+
+/** Who did something and through what: taken from the request by the HTTP layer. */
+export interface AuditActor {
+  workspaceId: string
+  actorId: string
+  tokenId: string | null
+  tokenKind: string | null
+  clientId: string | null
+  requestId: string | null
+  ip: string | null
+  userAgent: string | null
+}
+
+/** One audited action. */
+export interface AuditEntry {
+  action: string
+  resourceId: string | null
+  resourceType: string | null
+  before: Record<string, unknown> | null
+  after: Record<string, unknown> | null
+}
+
+/** Appends an audit entry; call it in the transaction of the change it records. */
+export async function recordAudit(
+  db: Db,
+  actor: AuditActor,
+  entry: AuditEntry,
+  at: Date,
+): Promise<Record<string, FieldDiff>> {
+  const diff = jsonDiff(entry.before, entry.after)
+  await db
+    .insertInto('audit_log')
+    .values({
+      workspace_id: actor.workspaceId,
+      id: newId('audit'),
+      actor_id: actor.actorId,
+      token_id: actor.tokenId,
+      token_kind: actor.tokenKind,
+      client_id: actor.clientId,
+      action: entry.action,
+      resource_id: entry.resourceId,
+      resource_type: entry.resourceType,
+      diff: JSON.stringify(diff),
+      request_id: actor.requestId,
+      ip: actor.ip,
+      user_agent: actor.userAgent?.slice(0, 500) ?? null,
+      created_at: at,
+    })
+    .execute()
+  return diff
+}

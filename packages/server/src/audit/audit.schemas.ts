@@ -1,0 +1,41 @@
+import Type from 'typebox'
+import { Nullable, PagingQuery, Timestamp } from '../http/schemas.ts'
+
+/** One audit entry. */
+export const AuditRecord = Type.Object({
+  id: Type.String(),
+  action: Type.String({
+    examples: ['api_key.created', 'api_key.rotated', 'token.revoked', 'task.created'],
+  }),
+  actor_id: Type.String({ description: 'The person or integration that acted.' }),
+  token_id: Nullable(Type.String()),
+  token_kind: Nullable(Type.String({ description: 'api_key, workspace_token or oauth.' })),
+  client_id: Nullable(
+    Type.String({ description: 'The OAuth client, when the token is an OAuth token.' }),
+  ),
+  resource_id: Nullable(Type.String()),
+  resource_type: Nullable(Type.String()),
+  diff: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() })),
+  request_id: Nullable(Type.String()),
+  ip: Nullable(Type.String()),
+  user_agent: Nullable(Type.String()),
+  created_at: Timestamp,
+})
+
+/** Filters of `GET /v1/audit`. */
+export const ListAuditQuery = Type.Object(
+  {
+    ...PagingQuery,
+    token_id: Type.Optional(Type.String()),
+    actor_id: Type.Optional(Type.String()),
+    resource_id: Type.Optional(Type.String()),
+    action: Type.Optional(Type.String({ maxLength: 100 })),
+    since: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Entries at or after this time.' }),
+    ),
+    until: Type.Optional(
+      Type.String({ format: 'date-time', description: 'Entries before this time.' }),
+    ),
+  },
+  { additionalProperties: false },
+)

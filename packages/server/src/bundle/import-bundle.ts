@@ -1,0 +1,108 @@
+import type { Insertable, Kysely } from 'kysely'
+import { syncResourceIndex } from '../access/resource-index.ts'
+import type { Database } from '../db/database.ts'
+import { hashPassword } from '../lib/password.ts'
+import { type IdMaker, type ImportSecrets, planImport } from './bundle-plan.ts'
+import type { Problem } from './schema-problems.ts'
+import { validateBundle } from './validate-bundle.ts'
+
+/** What a successful import reports (contract §13, `workgraph import --json`). */
+export interface ImportResult extends ImportSecrets {
+  workspace_id: string
+  ids: Record<string, string>
+}
+
+/** The outcome of an import: the result, or every problem (and then nothing was written). */
+export type ImportOutcome = { ok: true; result: ImportResult } | { ok: false; problems: Problem[] }
+
+/** Options of importBundle. */
+export interface ImportOptions {
+  /** The import time, used where the bundle gives none. */
+  now?: Date
+  /** Called as rows are written: done and total row counts. */
+  onProgress?: (done: number, total: number) => void
+  /** Ids for the bundle's keys; random by default. Tests import one world twice with equal ids. */
+  makeId?: IdMaker
+}
+
+// Foreign keys decide this order.
+const TABLE_ORDER: (keyof Database)[] = [
+  'workspaces',
+  'people',
+  'teams',
+  'team_members',
+  'integrations',
+  'projects',
+  'project_members',
+  'canvases',
+  'canvas_shares',
+  'tasks',
+  'canvas_links',
+  'objectives',
+  'key_results',
+  'checkins',
+  'comments',
+  'activity',
+  'tokens',
+  'oauth_clients',
+]
+
+// Postgres allows 65,535 bind parameters per statement; stay well below.
+const PARAMETERS_PER_BATCH = 30_000
+
+/**
+ * Imports a workspace bundle in one transaction: validates all of it first and writes nothing
+ * unless it is entirely valid. Creates a new workspace each time.
+ */
+export async function importBundle(
+  db: Kysely<Database>,
+  input: unknown,
+  options: ImportOptions = {},
+): Promise<ImportOutcome> {
+  const validation = validateBundle(input)
+  if (!validation.ok) return validation
+  const plan = planImport(
+    validation.bundle,
+    validation.keys,
+    options.now ?? new Date(),
+    options.makeId,
+  )
+  const hashes = new Map(
+    await Promise.all(
+      [...plan.passwords].map(
+        async ([id, password]) => [id, await hashPassword(password)] as const,
+      ),
+    ),
+  )
+  for (const person of plan.tables.people ?? [])
+    person.password_hash = hashes.get(person.id) ?? null
+
+  const total = TABLE_ORDER.reduce((sum, table) => sum + (plan.tables[table]?.length ?? 0), 0)
+  let done = 0
+  await db.transaction().execute(async (trx) => {
+    for (const table of TABLE_ORDER) {
+      const rows = (plan.tables[table] ?? []) as Insertable<Database[typeof table]>[]
+      const first = rows[0]
+      if (!first) continue
+      const batch = Math.max(1, Math.floor(PARAMETERS_PER_BATCH / Object.keys(first).length))
+      for (let i = 0; i < rows.length; i += batch) {
+        const slice = rows.slice(i, i + batch).map((row) => serialize(table, row))
+        await trx
+          .insertInto(table)
+          .values(slice as never)
+          .execute()
+        done += slice.length
+        options.onProgress?.(done, total)
+      }
+    }
+    await syncResourceIndex(trx, plan.workspaceId, { all: true })
+  })
+  return { ok: true, result: { workspace_id: plan.workspaceId, ids: plan.ids, ...plan.secrets } }
+}
+
+// JSON columns go over the wire as text.
+function serialize(table: keyof Database, row: object): object {
+  if (table === 'activity')
+    return { ...row, changes: JSON.stringify((row as { changes?: unknown }).changes ?? {}) }
+  return row
+}

@@ -1,0 +1,14 @@
+/** Where a command writes and what it reads from its environment; tests pass their own. */
+export interface CliIO {
+  readonly stdout: { write(text: string): unknown; isTTY?: boolean }
+  readonly stderr: { write(text: string): unknown; isTTY?: boolean }
+  readonly env: NodeJS.ProcessEnv
+}
+
+/** A usage error: printed with the command's help, exit status 2. */
+export class UsageError extends Error {}
+
+/** The process's own streams and environment. */
+export function processIO(): CliIO {
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env }
+}

@@ -1,0 +1,82 @@
+import { parseArgs } from 'node:util'
+import { buildApp } from '../app.ts'
+import { createAppDeps } from '../app-deps.ts'
+import { loadConfig, loadSecret } from '../config.ts'
+import { createLogger } from '../http/logger.ts'
+import type { CliIO } from './cli-io.ts'
+import { prepareDemo } from './demo-access.ts'
+import { describeDatabase, openMigratedDatabase } from './open-database.ts'
+
+/**
+ * `workgraph serve [--port 8080] [--host 127.0.0.1] [--data DIR | --database-url URL] [--demo]`:
+ * runs the API until SIGTERM or SIGINT, then drains in-flight requests and closes the database.
+ */
+export async function serveCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      'database-url': { type: 'string' },
+      demo: { type: 'boolean', default: false },
+    },
+    strict: true,
+  })
+  const config = loadConfig(io.env, {
+    port: values.port,
+    host: values.host,
+    data: values.data,
+    databaseUrl: values['database-url'],
+  })
+  const secret = loadSecret(io.env, config)
+  const logger = createLogger(config.logLevel)
+  const handle = await openMigratedDatabase(config, (error) =>
+    logger.warn(
+      { err: error },
+      'a database connection was closed by the server; the pool reconnects on the next query',
+    ),
+  )
+  const deps = createAppDeps({ db: handle.db, config, secret })
+  const app = await buildApp(deps, { logger })
+  try {
+    const demo = values.demo ? await prepareDemo(handle.db, deps.clock.now()) : undefined
+    await app.listen({ port: config.port, host: config.host })
+    const base = config.publicUrl
+    const lines = [``, `Workgraph is listening on ${base} (${describeDatabase(config)}).`]
+    if (demo) {
+      lines.push(
+        ``,
+        `Demo workspace "${demo.workspaceName}" (${demo.workspaceId})${demo.imported ? ', imported just now' : ''}.`,
+        `API key of ${demo.personName}, owner (a new key is made at every start): ${demo.apiKey}`,
+        `Sign-in for OAuth apps: ${demo.personEmail} / ${demo.password}`,
+        ``,
+        `Try it:`,
+        `  curl -s -H "Authorization: Bearer ${demo.apiKey}" ${base}/v1/projects`,
+        ``,
+        `API reference: ${base}/v1/openapi.json`,
+      )
+    }
+    io.stdout.write(`${lines.join('\n')}\n\n`)
+  } catch (error) {
+    await app.close()
+    await handle.close()
+    if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
+      io.stderr.write(
+        `Port ${config.port} on ${config.host} is already in use. Pass --port or set PORT.\n`,
+      )
+      return 1
+    }
+    throw error
+  }
+
+  const signal = await new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGTERM', () => resolve('SIGTERM'))
+    process.once('SIGINT', () => resolve('SIGINT'))
+  })
+  app.log.info({ signal }, 'shutting down: draining in-flight requests')
+  deps.lifecycle.draining = true
+  await app.close()
+  await handle.close()
+  return 0
+}

@@ -1,0 +1,205 @@
+import { randomBytes } from 'node:crypto'
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+
+/** Every setting of the service, parsed once at start and then frozen. */
+export interface Config {
+  readonly port: number
+  readonly host: string
+  /** PostgreSQL connection string; absent means the embedded database under `dataDir`. */
+  readonly databaseUrl: string | undefined
+  readonly dataDir: string
+  /** This API's own base URL (`{base_url}` of the interface document). */
+  readonly publicUrl: string
+  /** The product's base URL, used in every `url` field. */
+  readonly appUrl: string
+  readonly logLevel: string
+  readonly bodyLimitBytes: number
+  readonly readRateLimitPerMinute: number
+  readonly writeRateLimitPerMinute: number
+  readonly webhooksAllowHttpLoopback: boolean
+}
+
+/** One documented setting: its environment variable, CLI flag and default. */
+export interface SettingSpec {
+  readonly env: string
+  readonly flag?: string
+  readonly description: string
+  readonly default: string
+}
+
+/** The settings catalogue; docs/configuration.md lists exactly these (a test holds them together). */
+export const SETTINGS: readonly SettingSpec[] = [
+  {
+    env: 'PORT',
+    flag: '--port',
+    default: '8080',
+    description: 'TCP port the HTTP server listens on.',
+  },
+  {
+    env: 'HOST',
+    flag: '--host',
+    default: '127.0.0.1',
+    description: 'Interface to bind; `0.0.0.0` to accept remote connections.',
+  },
+  {
+    env: 'DATABASE_URL',
+    flag: '--database-url',
+    default: '(unset: embedded database)',
+    description:
+      'PostgreSQL connection string. When unset, the embedded PGlite database under `WORKGRAPH_DATA` is used.',
+  },
+  {
+    env: 'WORKGRAPH_DATA',
+    flag: '--data',
+    default: './.workgraph',
+    description: 'Folder of the embedded database, its lock file and the generated secret.',
+  },
+  {
+    env: 'PUBLIC_URL',
+    default: 'http://HOST:PORT',
+    description:
+      "This API's base URL as clients reach it; used in `api_url` fields and OAuth metadata.",
+  },
+  {
+    env: 'APP_URL',
+    default: 'https://app.workgraph.example',
+    description:
+      "The product's base URL; every record's `url` is `APP_URL/{workspace_id}/{type}/{id}`.",
+  },
+  {
+    env: 'WORKGRAPH_SECRET',
+    default: '(embedded: generated into the data folder)',
+    description:
+      'At least 32 random bytes, base64. Signs cursors and encrypts webhook secrets. Required with PostgreSQL, and the same on every instance.',
+  },
+  {
+    env: 'LOG_LEVEL',
+    default: 'info',
+    description: 'Log level: `fatal`, `error`, `warn`, `info`, `debug`, `trace` or `silent`.',
+  },
+  {
+    env: 'BODY_LIMIT_BYTES',
+    default: '1048576',
+    description: 'Largest accepted request body; larger ones get 413 `payload_too_large`.',
+  },
+  {
+    env: 'RATE_LIMIT_READS_PER_MINUTE',
+    default: '600',
+    description: 'Read requests a token may make per minute.',
+  },
+  {
+    env: 'RATE_LIMIT_WRITES_PER_MINUTE',
+    default: '120',
+    description: 'Write requests a token may make per minute.',
+  },
+  {
+    env: 'WEBHOOKS_ALLOW_HTTP_LOOPBACK',
+    default: 'false',
+    description: 'Development only: allow plain `http` webhook endpoints on loopback addresses.',
+  },
+]
+
+/** Values given on the command line; they win over the environment. */
+export interface ConfigFlags {
+  port?: string | undefined
+  host?: string | undefined
+  databaseUrl?: string | undefined
+  data?: string | undefined
+}
+
+/** A setting that cannot be used; the CLI prints the message and exits with status 2. */
+export class ConfigError extends Error {}
+
+/** Reads every setting from flags and the environment, validating as it goes. */
+export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Config {
+  const port = integer('PORT', flags.port ?? env.PORT ?? '8080', 0, 65535)
+  const host = flags.host ?? env.HOST ?? '127.0.0.1'
+  const publicUrl = url('PUBLIC_URL', env.PUBLIC_URL ?? `http://${host}:${port}`)
+  return Object.freeze({
+    port,
+    host,
+    databaseUrl: nonEmpty(flags.databaseUrl ?? env.DATABASE_URL),
+    dataDir: resolve(flags.data ?? env.WORKGRAPH_DATA ?? '.workgraph'),
+    publicUrl,
+    appUrl: url('APP_URL', env.APP_URL ?? 'https://app.workgraph.example'),
+    logLevel: logLevel(env.LOG_LEVEL ?? 'info'),
+    bodyLimitBytes: integer('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES ?? '1048576', 1024, 64 << 20),
+    readRateLimitPerMinute: integer(
+      'RATE_LIMIT_READS_PER_MINUTE',
+      env.RATE_LIMIT_READS_PER_MINUTE ?? '600',
+      1,
+      1e7,
+    ),
+    writeRateLimitPerMinute: integer(
+      'RATE_LIMIT_WRITES_PER_MINUTE',
+      env.RATE_LIMIT_WRITES_PER_MINUTE ?? '120',
+      1,
+      1e7,
+    ),
+    webhooksAllowHttpLoopback: boolean(
+      'WEBHOOKS_ALLOW_HTTP_LOOPBACK',
+      env.WEBHOOKS_ALLOW_HTTP_LOOPBACK ?? 'false',
+    ),
+  })
+}
+
+/**
+ * The service secret. With PostgreSQL it must come from `WORKGRAPH_SECRET` so that every instance
+ * shares it; the embedded database generates one into its data folder on first start.
+ */
+export function loadSecret(env: NodeJS.ProcessEnv, config: Config): Buffer {
+  if (env.WORKGRAPH_SECRET) return decodeSecret(env.WORKGRAPH_SECRET)
+  if (config.databaseUrl) {
+    throw new ConfigError(
+      'WORKGRAPH_SECRET is required with PostgreSQL (32+ random bytes, base64): every instance must share it.',
+    )
+  }
+  mkdirSync(config.dataDir, { recursive: true })
+  const file = join(config.dataDir, 'secret')
+  if (!existsSync(file))
+    writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' })
+  return decodeSecret(readFileSync(file, 'utf8').trim())
+}
+
+function decodeSecret(value: string): Buffer {
+  const secret = Buffer.from(value, 'base64')
+  if (secret.length < 32)
+    throw new ConfigError('WORKGRAPH_SECRET must decode (base64) to at least 32 bytes.')
+  return secret
+}
+
+function integer(name: string, value: string, min: number, max: number): number {
+  const n = Number(value)
+  if (!/^\d+$/.test(value) || n < min || n > max) {
+    throw new ConfigError(`${name} must be a whole number from ${min} to ${max}; got "${value}".`)
+  }
+  return n
+}
+
+function url(name: string, value: string): string {
+  try {
+    const parsed = new URL(value)
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('scheme')
+    return value.replace(/\/+$/, '')
+  } catch {
+    throw new ConfigError(`${name} must be an http(s) URL; got "${value}".`)
+  }
+}
+
+function boolean(name: string, value: string): boolean {
+  if (/^(1|true|yes)$/i.test(value)) return true
+  if (/^(0|false|no|)$/i.test(value)) return false
+  throw new ConfigError(`${name} must be true or false; got "${value}".`)
+}
+
+function logLevel(value: string): string {
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']
+  if (!levels.includes(value))
+    throw new ConfigError(`LOG_LEVEL must be one of ${levels.join(', ')}.`)
+  return value
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value === '' ? undefined : value
+}

@@ -1,0 +1,77 @@
+import { mkdirSync } from 'node:fs'
+import { PGlite } from '@electric-sql/pglite'
+import { createPgConfig } from '@electric-sql/pglite/node-postgres'
+import { Kysely, PostgresDialect } from 'kysely'
+import pg from 'pg'
+import type { Database } from './database.ts'
+import { type DataDirLock, lockDataDir } from './embedded-lock.ts'
+
+/** Where the data lives. */
+export type DatabaseTarget =
+  | { kind: 'postgres'; url: string; poolSize?: number; onIdleError?: (error: Error) => void }
+  | { kind: 'embedded'; dataDir: string }
+  | { kind: 'embedded-clone'; dump: Blob }
+
+/** An open database and how to close it. */
+export interface DatabaseHandle {
+  readonly db: Kysely<Database>
+  readonly engine: 'postgres' | 'pglite'
+  /** The embedded engine, for maintenance such as CHECKPOINT and dumps; absent on PostgreSQL. */
+  readonly pglite: PGlite | undefined
+  close(): Promise<void>
+}
+
+const DATE_OID = 1082
+const INT8_OID = 20
+
+// Dates stay `YYYY-MM-DD` strings (a Date would shift them by the time zone); bigint counts
+// become numbers (every count here is far below 2^53).
+const types = {
+  getTypeParser(oid: number, format?: 'text' | 'binary') {
+    if (oid === DATE_OID) return (value: string) => value
+    if (oid === INT8_OID) return (value: string) => Number(value)
+    return pg.types.getTypeParser(oid, format)
+  },
+} as pg.CustomTypesConfig
+
+/**
+ * Opens the database. Both engines go through Kysely's PostgresDialect over a `pg` pool, so the
+ * SQL, migrations and tests are the same; PGlite's pool has exactly one connection.
+ */
+export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  if (target.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: target.url, max: target.poolSize ?? 10, types })
+    // An idle connection can be closed by the server (restart, failover, admin). The pool drops
+    // it and opens a new one on the next query; without this listener the process would crash.
+    pool.on('error', (error) => target.onIdleError?.(error))
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    return { db, engine: 'postgres', pglite: undefined, close: () => db.destroy() }
+  }
+  let lock: DataDirLock | undefined
+  let pglite: PGlite
+  if (target.kind === 'embedded') {
+    mkdirSync(target.dataDir, { recursive: true })
+    lock = lockDataDir(target.dataDir)
+    pglite = new PGlite(`${target.dataDir}/pgdata`)
+  } else {
+    pglite = new PGlite({ loadDataDir: target.dump })
+  }
+  try {
+    await pglite.waitReady
+  } catch (error) {
+    lock?.release()
+    throw error
+  }
+  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types })
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  return {
+    db,
+    engine: 'pglite',
+    pglite,
+    async close() {
+      await db.destroy()
+      await pglite.close()
+      lock?.release()
+    },
+  }
+}

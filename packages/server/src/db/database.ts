@@ -1,0 +1,52 @@
+import type { Kysely, Transaction } from 'kysely'
+import type { ActivityTable } from './tables/activity.table.ts'
+import type { AuditLogTable } from './tables/audit.table.ts'
+import type { CanvasesTable, CanvasLinksTable, CanvasSharesTable } from './tables/canvas.table.ts'
+import type { CommentsTable } from './tables/comment.table.ts'
+import type { CheckinsTable, KeyResultsTable, ObjectivesTable } from './tables/okr.table.ts'
+import type { ProjectMembersTable, ProjectsTable } from './tables/project.table.ts'
+import type { ResourceIndexTable } from './tables/resource-index.table.ts'
+import type { TasksTable } from './tables/task.table.ts'
+import type { OAuthClientsTable, TokensTable } from './tables/token.table.ts'
+import type {
+  IntegrationsTable,
+  PeopleTable,
+  TeamMembersTable,
+  TeamsTable,
+  WorkspacesTable,
+} from './tables/workspace.table.ts'
+import type {
+  EventsTable,
+  IdempotencyKeysTable,
+  RateLimitWindowsTable,
+} from './tables/write.table.ts'
+
+/** Every table Kysely may query, by name. */
+export interface Database {
+  workspaces: WorkspacesTable
+  people: PeopleTable
+  teams: TeamsTable
+  team_members: TeamMembersTable
+  integrations: IntegrationsTable
+  projects: ProjectsTable
+  project_members: ProjectMembersTable
+  canvases: CanvasesTable
+  canvas_shares: CanvasSharesTable
+  canvas_links: CanvasLinksTable
+  tasks: TasksTable
+  objectives: ObjectivesTable
+  key_results: KeyResultsTable
+  checkins: CheckinsTable
+  comments: CommentsTable
+  activity: ActivityTable
+  resource_index: ResourceIndexTable
+  tokens: TokensTable
+  oauth_clients: OAuthClientsTable
+  audit_log: AuditLogTable
+  events: EventsTable
+  idempotency_keys: IdempotencyKeysTable
+  rate_limit_windows: RateLimitWindowsTable
+}
+
+/** The database, or a transaction on it: every query function takes this first. */
+export type Db = Kysely<Database> | Transaction<Database>

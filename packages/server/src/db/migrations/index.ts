@@ -1,0 +1,13 @@
+import type { Migration } from 'kysely/migration'
+import * as graph from './0001-graph.ts'
+import * as audit from './0002-audit.ts'
+import * as search from './0003-search.ts'
+import * as writes from './0004-writes.ts'
+
+/** Every migration, in order. Names sort; a migration is never edited once it has shipped. */
+export const migrations: Record<string, Migration> = {
+  '0001-graph': graph,
+  '0002-audit': audit,
+  '0003-search': search,
+  '0004-writes': writes,
+}

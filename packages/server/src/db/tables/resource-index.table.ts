@@ -1,0 +1,19 @@
+import type { Computed, Timestamp } from './columns.ts'
+
+/** Resource types that have a row in the resource index. */
+export type IndexedType = 'project' | 'canvas' | 'task' | 'okr' | 'comment'
+
+/** `resource_index`: who may open each resource, and its own searchable text. */
+export interface ResourceIndexTable {
+  workspace_id: string
+  id: string
+  type: IndexedType
+  project_id: string | null
+  title: string
+  body: string
+  ws_visible: boolean
+  acl: string[]
+  created_at: Timestamp
+  updated_at: Timestamp
+  tsv: Computed<string>
+}

@@ -1,0 +1,48 @@
+import type { DefaultTimestamp, Generated } from './columns.ts'
+
+/** `workspaces`: the top-level container. */
+export interface WorkspacesTable {
+  id: string
+  name: string
+  plan: string
+  settings: Generated<Record<string, unknown>>
+  acl_epoch: Generated<string>
+  created_at: DefaultTimestamp
+  updated_at: DefaultTimestamp
+}
+
+/** `people`: one member of one workspace, with a role. */
+export interface PeopleTable {
+  workspace_id: string
+  id: string
+  name: string
+  email: string
+  role: 'owner' | 'admin' | 'member' | 'guest'
+  password_hash: string | null
+  created_at: DefaultTimestamp
+  updated_at: DefaultTimestamp
+}
+
+/** `teams`. */
+export interface TeamsTable {
+  workspace_id: string
+  id: string
+  name: string
+  created_at: DefaultTimestamp
+  updated_at: DefaultTimestamp
+}
+
+/** `team_members`: which people belong to which team. */
+export interface TeamMembersTable {
+  workspace_id: string
+  team_id: string
+  person_id: string
+}
+
+/** `integrations`: non-human principals that hold workspace tokens. */
+export interface IntegrationsTable {
+  workspace_id: string
+  id: string
+  name: string
+  created_at: DefaultTimestamp
+}

@@ -1,0 +1,20 @@
+import type { FieldChange } from '../../db/tables/activity.table.ts'
+
+/**
+ * The searchable text of an activity entry: its verb in words ("task completed") and the text
+ * values its changes hold. Never the subject's title or any neighbour's text.
+ */
+export function activitySearchText(
+  verb: string,
+  changes: Record<string, FieldChange> = {},
+): string {
+  const values = Object.values(changes).flatMap(({ from, to }) =>
+    [from, to].filter((value): value is string => typeof value === 'string'),
+  )
+  return [verb.replace(/[._]/g, ' '), ...values].join(' ').slice(0, 10_000)
+}
+
+/** How an activity entry reads as a title: "task completed: Write copy". */
+export function activityTitle(verb: string, subjectTitle: string): string {
+  return `${verb.replace(/[._]/g, ' ')}: ${subjectTitle}`
+}

@@ -1,0 +1,97 @@
+import { type Selectable, sql } from 'kysely'
+import type { Visibility } from '../../access/visibility.ts'
+import type { Db } from '../../db/database.ts'
+import type { ActivityTable } from '../../db/tables/activity.table.ts'
+import type { CursorPosition } from '../../lib/cursor.ts'
+import { newestFirstAfter } from '../keyset.ts'
+
+/** An activity row with its subject's current title. */
+export type ActivityRow = Omit<Selectable<ActivityTable>, 'tsv' | 'search_text'> & {
+  subject_title: string
+  actor_visible: boolean
+}
+
+/**
+ * The SQL condition that an activity entry (alias `a`) is visible: its subject and every resource
+ * it mentions are open to the principal now (evaluated at read time, authz.md §2.6). An entry is
+ * dropped whole, never redacted.
+ */
+export function activityVisible(visibility: Visibility, alias = 'a') {
+  return sql<boolean>`not exists (
+    select 1 from unnest(array[${sql.ref(`${alias}.subject_id`)}] || ${sql.ref(`${alias}.ref_ids`)}) as m(id)
+    where not exists (
+      select 1 from resource_index x
+      where x.workspace_id = ${sql.ref(`${alias}.workspace_id`)} and x.id = m.id and ${visibility.row('x')}))`
+}
+
+/** Filters of an activity list. */
+export interface ActivityFilters {
+  ids?: readonly string[]
+  project_id?: string | undefined
+  /** Entries about this resource: as their subject, or mentioned. */
+  resource_id?: string | undefined
+  actor_id?: string | undefined
+  since?: string | undefined
+  verbs?: readonly string[] | undefined
+}
+
+/** Activity the principal may see, newest first; `limit + 1` rows. Titles are the subjects' current ones. */
+export async function listActivity(
+  db: Db,
+  visibility: Visibility,
+  filters: ActivityFilters,
+  after: CursorPosition | null,
+  limit: number,
+): Promise<ActivityRow[]> {
+  let query = db
+    .selectFrom('activity as a')
+    .innerJoin('resource_index as s', (join) =>
+      join.onRef('s.workspace_id', '=', 'a.workspace_id').onRef('s.id', '=', 'a.subject_id'),
+    )
+    .select([
+      'a.workspace_id',
+      'a.id',
+      'a.verb',
+      'a.actor_id',
+      'a.subject_id',
+      'a.subject_type',
+      'a.object_id',
+      'a.project_id',
+      'a.ref_ids',
+      'a.changes',
+      'a.created_at',
+      sql<string>`case when s.type = 'comment' then left(s.body, 120) else s.title end`.as(
+        'subject_title',
+      ),
+      sql<boolean>`${visibility.actorId('a.actor_id')}`.as('actor_visible'),
+    ])
+    .where('a.workspace_id', '=', visibility.principal.workspaceId)
+    .where(visibility.row('s'))
+    .where(activityVisible(visibility))
+    .where(newestFirstAfter('a', after))
+  if (filters.ids) query = query.where('a.id', 'in', [...filters.ids])
+  if (filters.project_id) query = query.where('a.project_id', '=', filters.project_id)
+  if (filters.resource_id) {
+    const id = filters.resource_id
+    query = query.where((eb) =>
+      eb.or([eb('a.subject_id', '=', id), eb(sql.val(id), '=', sql<string>`any(a.ref_ids)`)]),
+    )
+  }
+  if (filters.actor_id) query = query.where('a.actor_id', '=', filters.actor_id)
+  if (filters.since) query = query.where('a.created_at', '>=', new Date(filters.since))
+  if (filters.verbs?.length) query = query.where('a.verb', 'in', [...filters.verbs])
+  return query
+    .orderBy('a.created_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(limit + 1)
+    .execute()
+}
+
+/** Activity entries the principal may see, by id. */
+export async function findActivity(
+  db: Db,
+  visibility: Visibility,
+  ids: readonly string[],
+): Promise<ActivityRow[]> {
+  return ids.length === 0 ? [] : listActivity(db, visibility, { ids }, null, ids.length)
+}

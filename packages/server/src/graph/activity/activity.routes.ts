@@ -1,0 +1,79 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { canOpen } from '../../access/visibility.ts'
+import type { AppDeps } from '../../app-deps.ts'
+import { authenticated } from '../../http/authentication.ts'
+import { listResponse } from '../../http/list-response.ts'
+import { notFound } from '../../http/problem-catalogue.ts'
+import { type Reference, requireVisible } from '../../http/require-visible.ts'
+import { IdParams, Page } from '../../http/schemas.ts'
+import { idKind } from '../../lib/ids.ts'
+import { createdPosition } from '../keyset.ts'
+import { presentActivity } from './activity.present.ts'
+import { type ActivityFilters, listActivity } from './activity.queries.ts'
+import { ActivityRecord, ListActivityQuery, ProjectActivityQuery } from './activity.schemas.ts'
+
+/**
+ * `GET /v1/activity` and `GET /v1/projects/:id/activity`: the stream, evaluated at read time. An
+ * entry whose subject or any resource it mentions the caller cannot open now is left out whole.
+ */
+export function activityRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    const respond = async (
+      request: Parameters<typeof listResponse>[1],
+      query: ActivityFilters & { limit?: number; cursor?: string },
+    ) => {
+      const { visibility } = authenticated(request)
+      // Any resource or actor named as a filter must be visible, like every other filter.
+      const references: Reference[] = [['/project_id', 'project', query.project_id]]
+      if (query.resource_id)
+        references.push(['/resource_id', idKind(query.resource_id) ?? 'task', query.resource_id])
+      if (query.actor_id)
+        references.push([
+          '/actor_id',
+          idKind(query.actor_id) === 'integration' ? 'integration' : 'person',
+          query.actor_id,
+        ])
+      await requireVisible(deps.db, visibility, references)
+      return listResponse(deps, request, query, {
+        load: (after, limit) => listActivity(deps.db, visibility, query, after, limit),
+        position: createdPosition,
+        present: (row) => presentActivity(row, deps.urls),
+      })
+    }
+    app.get(
+      '/v1/activity',
+      {
+        schema: {
+          summary: 'List activity, newest first',
+          tags: ['activity'],
+          querystring: ListActivityQuery,
+          response: { 200: Page(ActivityRecord) },
+        },
+        config: { scopes: ['activity:read'] },
+      },
+      async (request) => respond(request, request.query),
+    )
+    app.get(
+      '/v1/projects/:id/activity',
+      {
+        schema: {
+          summary: "List a project's activity, newest first",
+          tags: ['activity'],
+          params: IdParams,
+          querystring: ProjectActivityQuery,
+          response: { 200: Page(ActivityRecord) },
+        },
+        config: { scopes: ['activity:read'] },
+      },
+      async (request) => {
+        const { id } = request.params
+        if (
+          idKind(id) !== 'project' ||
+          !(await canOpen(deps.db, authenticated(request).visibility, id))
+        )
+          throw notFound()
+        return respond(request, { ...request.query, project_id: id })
+      },
+    )
+  }
+}

@@ -1,0 +1,64 @@
+import Type from 'typebox'
+import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
+
+/** The activity record (contract §6). Titles come from the current subject, never a stored copy. */
+export const ActivityRecord = Type.Object({
+  ...RecordBase,
+  type: Type.Literal('activity'),
+  verb: Type.String({
+    examples: [
+      'task.created',
+      'task.completed',
+      'comment.created',
+      'canvas.updated',
+      'okr.checkin',
+    ],
+  }),
+  actor_id: Nullable(Type.String()),
+  subject_id: Type.String(),
+  subject_type: Type.String(),
+  subject_title: Type.String({ description: "The subject's current title." }),
+  object_id: Nullable(
+    Type.String({
+      description: 'A record inside the subject, such as the check-in of okr.checkin.',
+    }),
+  ),
+  project_id: Nullable(Type.String()),
+  changes: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() }), {
+    description: 'Fields of the subject that changed, with their values before and after.',
+  }),
+})
+
+const ActivityFilterFields = {
+  ...PagingQuery,
+  resource_id: Type.Optional(
+    Type.String({
+      description: 'Only entries about this resource: as their subject, or mentioned.',
+    }),
+  ),
+  actor_id: Type.Optional(
+    Type.String({ description: 'Only entries by this person or integration.' }),
+  ),
+  since: Type.Optional(
+    Type.String({ format: 'date-time', description: 'Only entries at or after this time.' }),
+  ),
+  verbs: Type.Optional(
+    Type.Array(Type.String({ maxLength: 50 }), {
+      description: 'Only these verbs, such as task.completed (repeat for several).',
+    }),
+  ),
+}
+
+/** Filters of `GET /v1/activity`. */
+export const ListActivityQuery = Type.Object(
+  {
+    ...ActivityFilterFields,
+    project_id: Type.Optional(Type.String({ description: 'Only entries of this project.' })),
+  },
+  { additionalProperties: false },
+)
+
+/** Filters of `GET /v1/projects/:id/activity`. */
+export const ProjectActivityQuery = Type.Object(ActivityFilterFields, {
+  additionalProperties: false,
+})

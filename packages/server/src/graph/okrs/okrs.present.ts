@@ -1,0 +1,24 @@
+import type { Static } from 'typebox'
+import type { UrlBuilder } from '../../lib/resource-urls.ts'
+import { keyResultProgress } from './okr-progress.ts'
+import type { OkrRow } from './okrs.queries.ts'
+import type { OkrRecord } from './okrs.schemas.ts'
+
+/** An objective with its key results as the API shows it; hidden links are null. */
+export function presentOkr(row: OkrRow, urls: UrlBuilder): Static<typeof OkrRecord> {
+  return {
+    id: row.id,
+    type: 'okr',
+    ...urls.resource(row.workspace_id, 'okr', row.id),
+    created_at: row.created_at.toISOString(),
+    updated_at: row.updated_at.toISOString(),
+    title: row.title,
+    session: row.session,
+    owner_id: row.owner_visible ? row.owner_id : null,
+    team_id: row.team_visible ? row.team_id : null,
+    project_id: row.project_visible ? row.project_id : null,
+    visibility: row.visibility,
+    progress: row.progress,
+    key_results: row.key_results.map((kr) => ({ ...kr, progress: keyResultProgress(kr) })),
+  }
+}

@@ -1,0 +1,94 @@
+import { type Selectable, sql } from 'kysely'
+import type { Visibility } from '../../access/visibility.ts'
+import { indexedRefVisible, personRefVisible, teamRefVisible } from '../../access/visible-refs.ts'
+import type { Db } from '../../db/database.ts'
+import type { ObjectivesTable } from '../../db/tables/okr.table.ts'
+import type { CursorPosition } from '../../lib/cursor.ts'
+import { newestFirstAfter } from '../keyset.ts'
+
+/** A key result as loaded with its objective. */
+export interface KeyResultJson {
+  id: string
+  title: string
+  start: number
+  target: number
+  current: number
+  unit: string
+}
+
+/** An objective row with its key results and visible links. */
+export type OkrRow = Selectable<ObjectivesTable> & {
+  owner_visible: boolean
+  team_visible: boolean
+  project_visible: boolean
+  key_results: KeyResultJson[]
+}
+
+/** Filters of an OKR list. */
+export interface OkrFilters {
+  ids?: readonly string[]
+  session?: string | undefined
+  project_id?: string | undefined
+  team_id?: string | undefined
+}
+
+/** Objectives the principal may open, newest first; `limit + 1` rows, key results included. */
+export async function listOkrs(
+  db: Db,
+  visibility: Visibility,
+  filters: OkrFilters,
+  after: CursorPosition | null,
+  limit: number,
+): Promise<OkrRow[]> {
+  let page = db
+    .selectFrom('resource_index as r')
+    .select(['r.id', 'r.created_at'])
+    .where('r.workspace_id', '=', visibility.principal.workspaceId)
+    .where('r.type', '=', 'okr')
+    .where(visibility.row())
+    .where(newestFirstAfter('r', after))
+  if (filters.ids) page = page.where('r.id', 'in', [...filters.ids])
+  if (filters.project_id) page = page.where('r.project_id', '=', filters.project_id)
+  const { session, team_id } = filters
+  if (session || team_id) {
+    page = page.where(({ exists, selectFrom }) => {
+      let objective = selectFrom('objectives as o')
+        .select('o.id')
+        .whereRef('o.workspace_id', '=', 'r.workspace_id')
+        .whereRef('o.id', '=', 'r.id')
+      if (session) objective = objective.where('o.session', '=', session)
+      if (team_id) objective = objective.where('o.team_id', '=', team_id)
+      return exists(objective)
+    })
+  }
+  // The page first, then the link checks for its rows only (see listTasks).
+  return db
+    .selectFrom(
+      page
+        .orderBy('r.created_at', 'desc')
+        .orderBy('r.id', 'desc')
+        .limit(limit + 1)
+        .as('page'),
+    )
+    .innerJoin('objectives as o', (join) =>
+      join
+        .on('o.workspace_id', '=', visibility.principal.workspaceId)
+        .onRef('o.id', '=', 'page.id'),
+    )
+    .selectAll('o')
+    .select([
+      personRefVisible(visibility, 'o.owner_id').as('owner_visible'),
+      teamRefVisible(visibility, 'o.team_id').as('team_visible'),
+      indexedRefVisible(visibility, 'o.project_id').as('project_visible'),
+      // Key results follow their objective: no visibility check of their own.
+      sql<KeyResultJson[]>`coalesce((
+        select json_agg(json_build_object('id', k.id, 'title', k.title, 'start', k.start, 'target', k.target,
+                                          'current', k.current, 'unit', k.unit) order by k.position)
+        from key_results k where k.workspace_id = o.workspace_id and k.objective_id = o.id), '[]')`.as(
+        'key_results',
+      ),
+    ])
+    .orderBy('page.created_at', 'desc')
+    .orderBy('page.id', 'desc')
+    .execute()
+}

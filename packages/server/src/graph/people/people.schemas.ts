@@ -1,0 +1,34 @@
+import Type from 'typebox'
+import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
+
+/** The person record (contract §6). */
+export const PersonRecord = Type.Object({
+  ...RecordBase,
+  type: Type.Literal('person'),
+  name: Type.String(),
+  email: Nullable(
+    Type.String({ description: 'Shown to members only; null for guests and integrations.' }),
+  ),
+  role: Type.Enum(['owner', 'admin', 'member', 'guest']),
+  teams: Type.Array(Type.String(), { description: 'Teams of the person that the caller can see.' }),
+})
+
+/** The team record (contract §6). */
+export const TeamRecord = Type.Object({
+  ...RecordBase,
+  type: Type.Literal('team'),
+  name: Type.String(),
+  member_ids: Type.Array(Type.String(), { description: 'Members the caller can see.' }),
+})
+
+/** Filters of `GET /v1/people`. */
+export const ListPeopleQuery = Type.Object(
+  {
+    ...PagingQuery,
+    team_id: Type.Optional(Type.String({ description: 'Only members of this team.' })),
+  },
+  { additionalProperties: false },
+)
+
+/** Filters of `GET /v1/teams`. */
+export const ListTeamsQuery = Type.Object({ ...PagingQuery }, { additionalProperties: false })

@@ -1,0 +1,62 @@
+import { memberColumns } from '../../access/member-ref.ts'
+import { bumpAclEpoch, syncProjectTree } from '../../access/resource-index.ts'
+import type { Db } from '../../db/database.ts'
+
+/*
+ * Changes to who may open a project. There is no v1 endpoint for them (project:write is
+ * reserved); they keep the resource index and the ACL epoch right for whoever calls them
+ * (imports, tests, future admin endpoints). Call them inside a transaction.
+ */
+
+/** Makes a project visible to the whole workspace or to its members only. */
+export async function setProjectVisibility(
+  db: Db,
+  workspaceId: string,
+  projectId: string,
+  visibility: 'workspace' | 'private',
+  at: Date,
+): Promise<void> {
+  await db
+    .updateTable('projects')
+    .set({ visibility, updated_at: at })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', projectId)
+    .execute()
+  await syncProjectTree(db, workspaceId, projectId)
+}
+
+/**
+ * Adds a person, team or integration to a project. Content rows do not change: members reach
+ * content through the project's own id in its ACL, so only principal sets (the epoch) move.
+ */
+export async function addProjectMember(
+  db: Db,
+  workspaceId: string,
+  projectId: string,
+  principalId: string,
+): Promise<void> {
+  const columns = memberColumns(principalId)
+  if (!columns) throw new Error(`not a principal id: ${principalId}`)
+  await db
+    .insertInto('project_members')
+    .values({ workspace_id: workspaceId, project_id: projectId, ...columns })
+    .onConflict((oc) => oc.doNothing())
+    .execute()
+  await bumpAclEpoch(db, workspaceId)
+}
+
+/** Removes a member from a project; takes effect on every instance at the next request. */
+export async function removeProjectMember(
+  db: Db,
+  workspaceId: string,
+  projectId: string,
+  principalId: string,
+): Promise<void> {
+  await db
+    .deleteFrom('project_members')
+    .where('workspace_id', '=', workspaceId)
+    .where('project_id', '=', projectId)
+    .where('principal_id', '=', principalId)
+    .execute()
+  await bumpAclEpoch(db, workspaceId)
+}

@@ -1,0 +1,101 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { READ_SCOPE_OF_ID_KIND } from '../../access/scopes.ts'
+import { canOpen } from '../../access/visibility.ts'
+import type { AppDeps } from '../../app-deps.ts'
+import { authenticated } from '../../http/authentication.ts'
+import { listResponse } from '../../http/list-response.ts'
+import { notFound } from '../../http/problem-catalogue.ts'
+import { IdParams, Page } from '../../http/schemas.ts'
+import { presentComment } from '../comments/comments.present.ts'
+import { listComments } from '../comments/comments.queries.ts'
+import { CommentRecord, ListCommentsQuery } from '../comments/comments.schemas.ts'
+import { createdPosition } from '../keyset.ts'
+import { listLinks } from '../links/links.queries.ts'
+import { AnyRecordSchema } from './any-record.schema.ts'
+import { type AnyRecord, loadRecord } from './load-record.ts'
+import { LinkItem, ListLinksQuery } from './resources.schemas.ts'
+
+const byIdKind = Object.fromEntries(
+  Object.entries(READ_SCOPE_OF_ID_KIND).map(([kind, scope]) => [kind, [scope]]),
+)
+
+/**
+ * `GET /v1/resources/:id` (any record), `…/links` (its visible neighbours) and `…/comments` (the
+ * threads on it). A hidden id and an unknown one get the same 404.
+ */
+export function resourceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/v1/resources/:id',
+      {
+        schema: {
+          summary: 'Get any resource by id',
+          tags: ['resources'],
+          params: IdParams,
+          response: { 200: AnyRecordSchema },
+        },
+        config: { scopes: { byIdKind } },
+      },
+      async (request): Promise<AnyRecord> => {
+        const record = await loadRecord(deps, authenticated(request), request.params.id)
+        if (!record) throw notFound()
+        return record
+      },
+    )
+    app.get(
+      '/v1/resources/:id/links',
+      {
+        schema: {
+          summary: 'List the visible neighbours of a resource',
+          tags: ['resources'],
+          params: IdParams,
+          querystring: ListLinksQuery,
+          response: { 200: Page(LinkItem) },
+        },
+        config: { scopes: { byIdKind } },
+      },
+      async (request) => {
+        const auth = authenticated(request)
+        const { id } = request.params
+        if (!(await canOpen(deps.db, auth.visibility, id))) throw notFound()
+        const ws = auth.principal.workspaceId
+        return listResponse(deps, request, request.query, {
+          load: (after, limit) =>
+            listLinks(deps.db, auth.visibility, auth.readableTypes, id, after, limit),
+          position: (row) => [row.rank, row.id],
+          present: (row) => ({
+            rel: row.rel,
+            id: row.id,
+            type: row.type,
+            title: row.title,
+            ...deps.urls.resource(ws, row.type, row.id),
+          }),
+        })
+      },
+    )
+    app.get(
+      '/v1/resources/:id/comments',
+      {
+        schema: {
+          summary: 'List the comments on a resource, oldest first',
+          tags: ['comments'],
+          params: IdParams,
+          querystring: ListCommentsQuery,
+          response: { 200: Page(CommentRecord) },
+        },
+        config: { scopes: ['comment:read'] },
+      },
+      async (request) => {
+        const { visibility } = authenticated(request)
+        const { id } = request.params
+        if (!(await canOpen(deps.db, visibility, id))) throw notFound()
+        return listResponse(deps, request, request.query, {
+          load: (after, limit) =>
+            listComments(deps.db, visibility, { resource_id: id }, after, limit),
+          position: createdPosition,
+          present: (row) => presentComment(row, deps.urls),
+        })
+      },
+    )
+  }
+}

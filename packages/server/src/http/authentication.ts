@@ -1,0 +1,141 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { authenticateToken, type Credential } from '../access/authenticate-token.ts'
+import type { Principal } from '../access/principal.ts'
+import type { PrincipalCache } from '../access/principal-cache.ts'
+import {
+  missingScopes,
+  type ReadableType,
+  readableTypes,
+  type Scope,
+  type ScopeRequirement,
+} from '../access/scopes.ts'
+import { type Visibility, visibilityFor } from '../access/visibility.ts'
+import type { Db } from '../db/database.ts'
+import type { Clock } from '../lib/clock.ts'
+import { idKind } from '../lib/ids.ts'
+import { ProblemError } from './problem-catalogue.ts'
+
+/** Who a request runs as: the principal set of the token's owner and the credential's scopes. */
+export interface Authentication {
+  readonly principal: Principal
+  readonly credential: Credential
+  /** The principal's visibility predicates: every read filters with these. */
+  readonly visibility: Visibility
+  /** Resource types the token may read: links and search name only these. */
+  readonly readableTypes: ReadableType[]
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * Scopes the route requires. Every route declares these, or `public: true`. Routes on any
+     * resource (`/v1/resources/:id…`) declare them per kind of id instead.
+     */
+    scopes?: ScopeRequirement
+    /** The route needs no token (health checks, the OpenAPI document). */
+    public?: boolean
+  }
+  interface FastifyRequest {
+    /** Set by the authentication hook on every non-public route. */
+    authentication: Authentication | null
+  }
+}
+
+/** What the authentication hook needs. */
+export interface AuthenticationDeps {
+  db: Db
+  clock: Clock
+  principals: PrincipalCache
+  /** Value of `realm` (and later `resource_metadata`) in WWW-Authenticate challenges. */
+  challenge: string
+}
+
+const BEARER = /^Bearer +([^\s]+) *$/i
+
+/**
+ * Installs token authentication and scope checks. Runs in onRequest, before the body is read:
+ * an unauthenticated request costs no parsing. Routes declare their scopes in their own
+ * definition; a route that declares neither scopes nor `public` fails at start-up.
+ */
+export function installAuthentication(app: FastifyInstance, deps: AuthenticationDeps): void {
+  app.decorateRequest('authentication', null)
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.public && !route.config?.scopes) {
+      throw new Error(
+        `Route ${route.method} ${route.url} must declare config.scopes or config.public`,
+      )
+    }
+  })
+  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const config = request.routeOptions.config
+    if (config.public || !config.scopes) return // public, or no route matched (the 404 handler answers)
+    const header = request.headers.authorization
+    if (!header) {
+      throw new ProblemError(
+        'unauthenticated',
+        'Send a token in the Authorization header: "Bearer <token>".',
+        {
+          headers: { 'www-authenticate': `Bearer ${deps.challenge}` },
+        },
+      )
+    }
+    const token = BEARER.exec(header)?.[1]
+    const identity = token ? await authenticateToken(deps.db, token, deps.clock.now()) : 'invalid'
+    if (identity === 'invalid' || identity === 'expired') {
+      const code = identity === 'expired' ? 'token_expired' : 'invalid_token'
+      const detail =
+        identity === 'expired'
+          ? 'The token has expired.'
+          : 'The token is malformed, unknown or revoked.'
+      throw new ProblemError(code, detail, {
+        headers: {
+          'www-authenticate': `Bearer ${deps.challenge}, error="invalid_token", error_description="${detail}"`,
+        },
+      })
+    }
+    const required = requiredScopes(config.scopes, request.params, identity.credential.scopes)
+    const missing = missingScopes(identity.credential.scopes, required)
+    if (missing.length > 0) {
+      throw new ProblemError(
+        'insufficient_scope',
+        `This request needs the scope ${missing.join(', ')}.`,
+        {
+          required_scopes: [...required],
+          headers: {
+            'www-authenticate': `Bearer ${deps.challenge}, error="insufficient_scope", scope="${required.join(' ')}"`,
+          },
+        },
+      )
+    }
+    const principal = await deps.principals.get(deps.db, identity.actor, identity.aclEpoch)
+    request.authentication = {
+      principal,
+      credential: identity.credential,
+      visibility: visibilityFor(principal),
+      readableTypes: readableTypes(identity.credential.scopes),
+    }
+    void reply
+  })
+}
+
+/**
+ * The scopes a request needs. For routes on any resource they depend on the id's prefix only,
+ * never on whether the resource exists, so a 403 reveals nothing; an id of no known kind needs
+ * no scope here and is answered with the API's one 404.
+ */
+function requiredScopes(
+  scopes: ScopeRequirement,
+  params: unknown,
+  granted: ReadonlySet<Scope>,
+): readonly Scope[] {
+  if ('anyOf' in scopes) return scopes.anyOf.some((scope) => granted.has(scope)) ? [] : scopes.anyOf
+  if (!('byIdKind' in scopes)) return scopes
+  const id = (params as { id?: string }).id ?? ''
+  return scopes.byIdKind[idKind(id) ?? ''] ?? []
+}
+
+/** The authentication of a request on a protected route (always set there by the hook). */
+export function authenticated(request: FastifyRequest): Authentication {
+  if (!request.authentication) throw new Error('authenticated() called on a public route')
+  return request.authentication
+}

@@ -1,0 +1,174 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { type ProblemDetailItem, ProblemError } from './problem-catalogue.ts'
+import { sendProblem } from './problem-response.ts'
+
+interface AjvError {
+  instancePath: string
+  keyword: string
+  message?: string
+  params: Record<string, unknown>
+}
+
+const FORMAT_MESSAGES: Record<string, string> = {
+  date: 'must be a date (YYYY-MM-DD)',
+  'date-time': 'must be an RFC 3339 timestamp',
+  email: 'must be an email address',
+  uri: 'must be an absolute URI',
+}
+
+/** Turns Ajv's errors into located, readable problem items. */
+export function validationItems(errors: readonly AjvError[]): ProblemDetailItem[] {
+  const items: ProblemDetailItem[] = []
+  for (const error of errors) {
+    const at = error.instancePath
+    switch (error.keyword) {
+      case 'required':
+        items.push({ path: `${at}/${error.params.missingProperty}`, message: 'is required' })
+        break
+      case 'additionalProperties':
+        items.push({
+          path: `${at}/${error.params.additionalProperty}`,
+          message: 'is not a known field',
+        })
+        break
+      case 'enum':
+        items.push({
+          path: at,
+          message: `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`,
+        })
+        break
+      case 'format':
+        items.push({
+          path: at,
+          message:
+            FORMAT_MESSAGES[error.params.format as string] ??
+            `must match format ${error.params.format}`,
+        })
+        break
+      default:
+        items.push({ path: at, message: error.message ?? 'is invalid' })
+    }
+  }
+  return items.filter(
+    (item, i) =>
+      items.findIndex((other) => other.path === item.path && other.message === item.message) === i,
+  )
+}
+
+const PART_NAMES: Record<string, string> = {
+  body: 'body',
+  querystring: 'query string',
+  params: 'path',
+  headers: 'headers',
+}
+
+/** Maps anything thrown during a request to a problem from the catalogue; nothing else escapes. */
+export function toProblem(error: unknown): ProblemError {
+  if (error instanceof ProblemError) return error
+  const e = error as Partial<FastifyError> & { validationContext?: string; validation?: AjvError[] }
+  if (e.validation) {
+    const part = PART_NAMES[e.validationContext ?? ''] ?? 'request'
+    return new ProblemError('validation_failed', `The ${part} is invalid.`, {
+      errors: validationItems(e.validation),
+    })
+  }
+  switch (e.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ProblemError('payload_too_large', 'The request body is larger than the limit.')
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+      return new ProblemError('unsupported_media_type', 'Request bodies must be application/json.')
+  }
+  if (isConnectionFailure(e)) {
+    return new ProblemError('service_unavailable', 'The database is unavailable; retry shortly.', {
+      headers: { 'retry-after': '5' },
+    })
+  }
+  const status = e.statusCode ?? 500
+  if (status === 413)
+    return new ProblemError('payload_too_large', 'The request body is larger than the limit.')
+  if (status === 415)
+    return new ProblemError('unsupported_media_type', 'Request bodies must be application/json.')
+  if (status >= 400 && status < 500)
+    return new ProblemError('invalid_request', safeMessage(e.message))
+  return new ProblemError(
+    'internal_error',
+    'Something went wrong on our side; the request changed nothing.',
+  )
+}
+
+// Framework messages about malformed requests are safe to show; keep them short.
+function safeMessage(message: string | undefined): string {
+  return (message ?? 'The request is malformed.').slice(0, 300)
+}
+
+function isConnectionFailure(error: { code?: string }): boolean {
+  const code = error.code ?? ''
+  return (
+    code === 'ECONNREFUSED' ||
+    code === 'ECONNRESET' ||
+    code.startsWith('08') ||
+    code === '57P01' ||
+    code === '57P03'
+  )
+}
+
+/** Installs the error handler and the 404/405 handler on the root instance. */
+export function installErrorHandling(app: FastifyInstance): void {
+  const routes: { methods: string[]; pattern: RegExp }[] = []
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    routes.push({ methods, pattern: routePattern(route.url) })
+  })
+
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const problem = toProblem(error)
+    if (problem.status >= 500) request.log.error({ err: error }, 'request failed')
+    return sendProblem(request, reply, problem)
+  })
+
+  app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '/'
+    const allowed = [
+      ...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods)),
+    ]
+    if (allowed.length > 0) {
+      return sendProblem(
+        request,
+        reply,
+        new ProblemError(
+          'method_not_allowed',
+          `${request.method} is not allowed here; use ${allowed.join(', ')}.`,
+          { headers: { allow: allowed.join(', ') } },
+        ),
+      )
+    }
+    return sendProblem(
+      request,
+      reply,
+      new ProblemError('not_found', `There is no route ${request.method} ${path}.`),
+    )
+  })
+}
+
+/** Problems for errors Fastify raises before routing (a malformed URL, for one). */
+export function frameworkErrorHandler(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  void sendProblem(request, reply, new ProblemError('invalid_request', safeMessage(error.message)))
+}
+
+function routePattern(url: string): RegExp {
+  const source = url
+    .split('/')
+    .map((segment) =>
+      segment.startsWith(':')
+        ? '[^/]+'
+        : segment === '*'
+          ? '.*'
+          : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),
+    )
+    .join('/')
+  return new RegExp(`^${source}/?$`)
+}

@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { sql } from 'kysely'
+import Type from 'typebox'
+import type { AppDeps } from '../app-deps.ts'
+import { ProblemError } from './problem-catalogue.ts'
+
+const Status = Type.Object({ status: Type.String() })
+
+/** `GET /healthz` (the process is up) and `GET /readyz` (it can serve: database reachable, not draining). */
+export function healthRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/healthz',
+      {
+        schema: { summary: 'Liveness', tags: ['health'], response: { 200: Status } },
+        config: { public: true },
+      },
+      async () => ({ status: 'ok' }),
+    )
+    app.get(
+      '/readyz',
+      {
+        schema: { summary: 'Readiness', tags: ['health'], response: { 200: Status } },
+        config: { public: true },
+      },
+      async () => {
+        if (deps.lifecycle.draining)
+          throw new ProblemError('service_unavailable', 'The server is shutting down.')
+        await sql`select 1`.execute(deps.db)
+        return { status: 'ready' }
+      },
+    )
+  }
+}

@@ -1,0 +1,63 @@
+import type { FastifyRequest } from 'fastify'
+import type { CursorCodec, CursorPosition } from '../lib/cursor.ts'
+import { authenticated } from './authentication.ts'
+import { ProblemError } from './problem-catalogue.ts'
+
+/** A page as the API returns it. */
+export interface PageOf<T> {
+  data: T[]
+  next_cursor: string | null
+}
+
+/**
+ * What a cursor is bound to: the credential, the route and every filter except the cursor and the
+ * page size. A cursor used with another token or other filters is refused.
+ */
+export function cursorBinding(request: FastifyRequest, filters: Record<string, unknown>): string {
+  const { cursor: _cursor, limit: _limit, ...rest } = filters
+  const canonical = Object.keys(rest)
+    .sort()
+    .map((key) => [key, rest[key]])
+  return JSON.stringify([authenticated(request).credential.id, request.routeOptions.url, canonical])
+}
+
+/** The keyset position in a request's cursor, null without one; a bad cursor is a 400. */
+export function readCursor(
+  codec: CursorCodec,
+  cursor: string | undefined,
+  binding: string,
+): CursorPosition | null {
+  if (cursor === undefined) return null
+  const position = codec.decode(cursor, binding)
+  if (position === null) {
+    throw new ProblemError(
+      'invalid_request',
+      'The cursor is malformed, or belongs to another token or other filters.',
+      {
+        errors: [{ path: '/cursor', message: 'is not a cursor of this query' }],
+      },
+    )
+  }
+  return position
+}
+
+/**
+ * Cuts a page from `limit + 1` rows: the extra row only tells whether there is a next page, so a
+ * page is never short while next_cursor is set.
+ */
+export function cutPage<Row, Item>(
+  rows: readonly Row[],
+  limit: number,
+  position: (row: Row) => CursorPosition,
+  codec: CursorCodec,
+  binding: string,
+  present: (row: Row) => Item,
+): PageOf<Item> {
+  const page = rows.slice(0, limit)
+  const last = page.at(-1)
+  return {
+    data: page.map(present),
+    next_cursor:
+      rows.length > limit && last !== undefined ? codec.encode(position(last), binding) : null,
+  }
+}

@@ -1,0 +1,58 @@
+import Type, { type TSchema } from 'typebox'
+
+/** An RFC 3339 UTC timestamp. */
+export const Timestamp = Type.String({
+  format: 'date-time',
+  examples: ['2026-11-22T10:00:00.000Z'],
+})
+
+/** A `YYYY-MM-DD` date. */
+export const DateOnly = Type.String({ format: 'date', examples: ['2026-12-01'] })
+
+/** A value or null. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()])
+
+/** An id as it appears in paths: any string, so that malformed ids are plain 404s. */
+export const IdParams = Type.Object({
+  id: Type.String({ description: 'A resource id, such as tsk_…' }),
+})
+
+/** `limit` and `cursor` of every list (contract §3). */
+export const PagingQuery = {
+  limit: Type.Optional(
+    Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page (1–100).' }),
+  ),
+  cursor: Type.Optional(
+    Type.String({ maxLength: 2000, description: 'The next_cursor of the previous page.' }),
+  ),
+}
+
+/** A page of a list: items and the cursor of the next page (null on the last). */
+export const Page = <T extends TSchema>(item: T) =>
+  Type.Object({
+    data: Type.Array(item),
+    next_cursor: Nullable(
+      Type.String({ description: 'Pass as `cursor` to get the next page; null on the last page.' }),
+    ),
+  })
+
+/** Fields every resource record carries (contract §6). */
+export const RecordBase = {
+  id: Type.String(),
+  url: Type.String({ description: "The resource's page in the product." }),
+  api_url: Type.String({ description: 'The resource in this API.' }),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+}
+
+/** The body of every error response (RFC 9457). */
+export const ProblemSchema = Type.Object({
+  type: Type.String(),
+  title: Type.String(),
+  status: Type.Integer(),
+  code: Type.String(),
+  detail: Type.String(),
+  request_id: Type.String(),
+  errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
+  required_scopes: Type.Optional(Type.Array(Type.String())),
+})

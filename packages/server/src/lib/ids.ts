@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto'
+
+/** Type prefixes of every identifier the service hands out (contract §1). */
+export const ID_PREFIX = {
+  workspace: 'wsp',
+  person: 'usr',
+  team: 'team',
+  integration: 'itg',
+  project: 'prj',
+  canvas: 'cnv',
+  task: 'tsk',
+  objective: 'obj',
+  keyResult: 'kr',
+  checkin: 'chk',
+  comment: 'cmt',
+  activity: 'act',
+  event: 'evt',
+  webhook: 'whk',
+  delivery: 'dlv',
+  apiKey: 'key',
+  workspaceToken: 'wst',
+  oauthClient: 'cli',
+  audit: 'aud',
+  request: 'req',
+} as const
+
+/** One of the identifier kinds above. */
+export type IdKind = keyof typeof ID_PREFIX
+
+/** A prefix such as `tsk`. */
+export type IdPrefix = (typeof ID_PREFIX)[IdKind]
+
+// Crockford's base32 without I, L, O and U, lowercase: unambiguous when read aloud or retyped.
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz'
+const BODY_LENGTH = 26 // ceil(128 / 5)
+const BODY_PATTERN = `[${ALPHABET}]{${BODY_LENGTH}}`
+const ANY_ID = new RegExp(`^([a-z]{2,4})_${BODY_PATTERN}$`)
+const KIND_BY_PREFIX = new Map<string, IdKind>(
+  Object.entries(ID_PREFIX).map(([kind, prefix]) => [prefix, kind as IdKind]),
+)
+
+/**
+ * A new identifier: the kind's prefix and 128 random bits. Never sequential or time-ordered, so
+ * an id reveals nothing about how many other (possibly hidden) items exist or when they were made.
+ */
+export function newId(kind: IdKind): string {
+  let value = BigInt(`0x${randomBytes(16).toString('hex')}`)
+  let body = ''
+  for (let i = 0; i < BODY_LENGTH; i++) {
+    body = ALPHABET.charAt(Number(value & 31n)) + body
+    value >>= 5n
+  }
+  return `${ID_PREFIX[kind]}_${body}`
+}
+
+/** The kind an id names, or null when it is not a well-formed id of a known kind. */
+export function idKind(id: string): IdKind | null {
+  const match = ANY_ID.exec(id)
+  return match?.[1] === undefined ? null : (KIND_BY_PREFIX.get(match[1]) ?? null)
+}
+
+/** True when `id` is a well-formed id of the given kind. */
+export function isIdOf(kind: IdKind, id: string): boolean {
+  return idKind(id) === kind
+}
+
+/** A JSON-schema pattern that matches ids of the given kinds. */
+export function idPattern(...kinds: IdKind[]): string {
+  return `^(${kinds.map((kind) => ID_PREFIX[kind]).join('|')})_${BODY_PATTERN}$`
+}

@@ -1,0 +1,62 @@
+import { countTokens as count } from 'gpt-tokenizer/encoding/o200k_base'
+
+/** The tokenizer that every `max_tokens` is measured with (contract §8). */
+export const ENCODING = 'o200k_base'
+
+// User text may contain strings such as "<|endoftext|>": count them as the text they are.
+const AS_TEXT = { disallowedSpecial: new Set<string>() }
+
+/** Tokens of a text in o200k_base. */
+export function countTokens(text: string): number {
+  return count(text, AS_TEXT)
+}
+
+const ELLIPSIS = '…'
+
+/**
+ * The longest prefix of `text` that fits in `maxTokens` and ends at a sentence boundary (or, when
+ * not even one sentence fits, at a word boundary), marked with an ellipsis when something was cut.
+ */
+export function cutToTokens(text: string, maxTokens: number): { text: string; cut: boolean } {
+  if (countTokens(text) <= maxTokens) return { text, cut: false }
+  if (maxTokens <= 1) return { text: '', cut: true }
+  const sentences = text.match(/[^.!?…\n]+(?:[.!?…]+|\n+|$)\s*/g) ?? [text]
+  let kept = ''
+  for (const sentence of sentences) {
+    if (countTokens(kept + sentence + ELLIPSIS) > maxTokens) break
+    kept += sentence
+  }
+  if (kept.trim() === '') {
+    // Not one whole sentence fits: cut at a word boundary instead.
+    for (const word of text.split(/(\s+)/)) {
+      if (countTokens(kept + word + ELLIPSIS) > maxTokens) break
+      kept += word
+    }
+  }
+  return { text: `${kept.trimEnd()}${ELLIPSIS}`, cut: true }
+}
+
+/** What a budgeted response reports (contract §8). */
+export interface BudgetReport {
+  max_tokens: number
+  used_tokens: number
+  encoding: typeof ENCODING
+}
+
+/**
+ * Serializes a response whose `budget.used_tokens` must equal the tokens of the very string sent:
+ * re-counts until the number it writes is the number it counts.
+ */
+export function serializeWithBudget<T extends { budget: BudgetReport }>(
+  body: T,
+  serialize: (body: T) => string,
+): string {
+  let text = serialize(body)
+  for (let round = 0; round < 5; round++) {
+    const used = countTokens(text)
+    if (used === body.budget.used_tokens) return text
+    body.budget.used_tokens = used
+    text = serialize(body)
+  }
+  return text
+}

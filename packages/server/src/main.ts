@@ -1,0 +1,6 @@
+#!/usr/bin/env node
+import { processIO } from './cli/cli-io.ts'
+import { runCli } from './cli/run-cli.ts'
+
+// The process entry: everything else lives in cli/ and app.ts so that tests can drive it.
+process.exitCode = await runCli(process.argv.slice(2), processIO())

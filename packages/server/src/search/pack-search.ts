@@ -1,0 +1,106 @@
+import type { Static } from 'typebox'
+import { ProblemError } from '../http/problem-catalogue.ts'
+import { countTokens, cutToTokens, ENCODING, serializeWithBudget } from '../lib/token-budget.ts'
+import type { SearchHit, SearchResponse } from './search.schemas.ts'
+
+type Hit = Static<typeof SearchHit>
+type Response = Static<typeof SearchResponse>
+
+/**
+ * Packs hits in rank order into `maxTokens`, measured on the exact JSON sent. It stops at the
+ * first hit that no longer fits and sets next_cursor to resume exactly there; only when not even
+ * the first hit fits is its long text (canvas summary, snippet) cut at a sentence boundary and
+ * marked `truncated`, so that every page makes progress. Returns the response body as a string.
+ */
+export function packSearch(
+  hits: Hit[],
+  hasMore: boolean,
+  maxTokens: number,
+  cursorAfter: (index: number) => string,
+): string {
+  // The envelope with the longest cursor this page could carry, and a five-digit count.
+  const envelope = (results: Hit[], cursor: string | null): Response => ({
+    results,
+    next_cursor: cursor,
+    budget: { max_tokens: maxTokens, used_tokens: 99_999, encoding: ENCODING },
+  })
+  const worstCursor = hits.length > 0 ? cursorAfter(hits.length - 1) : null
+  let used = countTokens(JSON.stringify(envelope([], worstCursor)))
+  const packed: Hit[] = []
+  for (const [index, hit] of hits.entries()) {
+    const cost = countTokens(JSON.stringify(hit)) + 1
+    if (used + cost <= maxTokens) {
+      packed.push(hit)
+      used += cost
+      continue
+    }
+    if (index === 0) {
+      const fitted = shrinkToFit(hit, maxTokens - used - 1)
+      if (!fitted) {
+        throw new ProblemError(
+          'validation_failed',
+          'max_tokens is too small to hold even one result of this search.',
+          {
+            errors: [
+              {
+                path: '/max_tokens',
+                message: `must be at least ${used + countTokens(JSON.stringify(minimal(hit))) + 1} for this query`,
+              },
+            ],
+          },
+        )
+      }
+      packed.push(fitted)
+    }
+    break
+  }
+  const complete = packed.length === hits.length
+  const cursor =
+    packed.length === 0
+      ? null
+      : complete
+        ? hasMore
+          ? cursorAfter(packed.length - 1)
+          : null
+        : cursorAfter(packed.length - 1)
+  let body = envelope(packed, cursor)
+  let text = serializeWithBudget(body, JSON.stringify)
+  // The estimate above is exact but for the cursor's own length: trim if it was optimistic.
+  while (countTokens(text) > maxTokens && packed.length > 1) {
+    packed.pop()
+    body = envelope(packed, cursorAfter(packed.length - 1))
+    text = serializeWithBudget(body, JSON.stringify)
+  }
+  return text
+}
+
+// The hit with its long texts cut to fit `tokens`, or null when even empty texts do not fit.
+function shrinkToFit(hit: Hit, tokens: number): Hit | null {
+  const bare = minimal(hit)
+  const room = tokens - countTokens(JSON.stringify(bare))
+  if (room < 0) return null
+  const summary =
+    hit.summary === undefined ? undefined : cutToTokens(hit.summary, Math.floor(room / 2))
+  const snippet = cutToTokens(hit.snippet, room - countTokens(summary?.text ?? ''))
+  const fitted: Hit = {
+    ...hit,
+    snippet: snippet.text,
+    ...(summary ? { summary: summary.text } : {}),
+    truncated: true,
+  }
+  fitted.citation = {
+    ...hit.citation,
+    quote: hit.citation.field === 'title' ? hit.citation.quote : snippet.text,
+  }
+  return countTokens(JSON.stringify(fitted)) <= tokens ? fitted : null
+}
+
+function minimal(hit: Hit): Hit {
+  return {
+    ...hit,
+    snippet: '',
+    ...(hit.summary === undefined ? {} : { summary: '' }),
+    citation: { ...hit.citation, quote: hit.citation.field === 'title' ? hit.citation.quote : '' },
+    truncated: true,
+  }
+}

@@ -1,0 +1,49 @@
+import type { Static } from 'typebox'
+import type { ResourceUrls } from '../lib/resource-urls.ts'
+import type { SearchRow } from './search.queries.ts'
+import type { SearchHit, SearchType } from './search.schemas.ts'
+
+const BODY_FIELD: Record<SearchType, string> = {
+  project: 'description',
+  canvas: 'summary',
+  task: 'description',
+  okr: 'key_results',
+  comment: 'body',
+  activity: 'verb',
+}
+
+const SNIPPET_CHARS = 240
+
+/** A hit as the API shows it; the citation quotes the field the query matched. */
+export function presentHit(row: SearchRow, urls: ResourceUrls): Static<typeof SearchHit> {
+  const snippet = clip(row.snippet.replace(/\s+/g, ' ').trim(), SNIPPET_CHARS)
+  const field = row.title_matched ? 'title' : BODY_FIELD[row.type]
+  return {
+    id: row.id,
+    type: row.type,
+    title: row.title,
+    ...(row.type === 'canvas' ? { summary: row.canvas_summary ?? '' } : {}),
+    ...(row.type === 'task' ? { due: row.task_due } : {}),
+    url: urls.url,
+    api_url: urls.api_url,
+    snippet,
+    path: row.path.join(' › '),
+    score: Math.round(row.rank * 1e6) / 1e6,
+    updated_at: row.updated_at.toISOString(),
+    citation: {
+      id: row.id,
+      url: urls.url,
+      title: row.title,
+      field,
+      quote: field === 'title' ? row.title : snippet,
+    },
+  }
+}
+
+// At most `max` characters, cut at a word boundary and marked.
+function clip(text: string, max: number): string {
+  if (text.length <= max) return text
+  const cut = text.slice(0, max - 1)
+  const space = cut.lastIndexOf(' ')
+  return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
+}

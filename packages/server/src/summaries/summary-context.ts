@@ -1,0 +1,116 @@
+import type { ReadableType } from '../access/scopes.ts'
+import type { Visibility } from '../access/visibility.ts'
+import type { Db } from '../db/database.ts'
+import type { UrlBuilder } from '../lib/resource-urls.ts'
+import type { CitationSource, LinkEntry, SummaryBuilder } from './summary-builder.ts'
+import { type Named, visibleNames } from './summary-queries.ts'
+
+/** What every summarizer works with. */
+export interface SummaryContext {
+  db: Db
+  visibility: Visibility
+  urls: UrlBuilder
+  /** Today's date (UTC), for due dates and "overdue". */
+  today: string
+  readableTypes: readonly ReadableType[]
+}
+
+/** The neighbours a summarizer may name: visible, and of types the token may read. */
+export class Mentions {
+  readonly #ctx: SummaryContext
+  readonly #names: Map<string, Named>
+
+  private constructor(ctx: SummaryContext, names: Map<string, Named>) {
+    this.#ctx = ctx
+    this.#names = names
+  }
+
+  /** Resolves names of the ids a summary may mention; the rest stay unmentionable. */
+  static async load(
+    ctx: SummaryContext,
+    ids: Iterable<string | null | undefined>,
+  ): Promise<Mentions> {
+    return new Mentions(ctx, await visibleNames(ctx.db, ctx.visibility, ids))
+  }
+
+  /** The name of a visible neighbour of a readable type, or undefined. */
+  name(id: string | null | undefined): string | undefined {
+    const named = id ? this.#names.get(id) : undefined
+    if (!named) return undefined
+    const type = named.type === 'integration' ? 'person' : named.type
+    return this.#ctx.readableTypes.includes(type as ReadableType) ? named.title : undefined
+  }
+
+  /** Whether the token may read a kind of neighbour at all. */
+  readable(type: ReadableType): boolean {
+    return this.#ctx.readableTypes.includes(type)
+  }
+
+  /** A citation of one field of a mentionable neighbour (callers check `name` first). */
+  cite(id: string, field: string, quote?: string): CitationSource {
+    const named = this.#names.get(id)
+    return source(this.#ctx, id, named?.type ?? 'resource', named?.title ?? id, field, quote)
+  }
+
+  /** Links a mentionable neighbour under a relation; does nothing for anything else. */
+  link(builder: SummaryBuilder, rel: string, id: string | null | undefined): void {
+    const title = this.name(id)
+    const named = id ? this.#names.get(id) : undefined
+    if (id && title !== undefined && named)
+      builder.link(linkOf(this.#ctx, rel, id, named.type, title))
+  }
+}
+
+/** A citation of a resource's field. */
+export function source(
+  ctx: SummaryContext,
+  id: string,
+  type: string,
+  title: string,
+  field: string,
+  quote?: string,
+): CitationSource {
+  return {
+    id,
+    url: ctx.urls.resource(ctx.visibility.principal.workspaceId, type, id).url,
+    title,
+    field,
+    ...(quote === undefined ? {} : { quote }),
+  }
+}
+
+/** A link entry. */
+export function linkOf(
+  ctx: SummaryContext,
+  rel: string,
+  id: string,
+  type: string,
+  title: string,
+): LinkEntry {
+  return {
+    rel,
+    id,
+    type,
+    title,
+    url: ctx.urls.resource(ctx.visibility.principal.workspaceId, type, id).url,
+  }
+}
+
+/** How a due date reads relative to today. */
+export function dueWords(due: string | null, done: boolean, today: string): string {
+  if (!due) return 'has no due date'
+  if (done) return `was due ${due}`
+  const days = Math.round((Date.parse(due) - Date.parse(today)) / 86_400_000)
+  if (days < 0) return `was due ${due}, ${days === -1 ? '1 day' : `${-days} days`} ago (overdue)`
+  if (days === 0) return `is due today (${due})`
+  return `is due ${due}, in ${days === 1 ? '1 day' : `${days} days`}`
+}
+
+/** How an activity verb reads: "completed task". */
+export function verbWords(verb: string): string {
+  const [type = '', action = ''] = verb.split('.')
+  const noun = type === 'okr' ? 'objective' : type
+  if (action === 'checkin') return 'checked in on objective'
+  if (type === 'comment') return 'commented'
+  return `${action.replace(/_/g, ' ')} ${noun}`.trim()
+}

@@ -1,0 +1,107 @@
+import { sql } from 'kysely'
+import type { Visibility } from '../access/visibility.ts'
+import type { Db } from '../db/database.ts'
+
+/** A visible thing's display name and kind. */
+export interface Named {
+  title: string
+  type: string
+}
+
+/**
+ * Display names of the ids the principal may see (people and teams by name, content by title, a
+ * comment by its opening words), in one query. Hidden and unknown ids are simply absent.
+ */
+export async function visibleNames(
+  db: Db,
+  visibility: Visibility,
+  ids: Iterable<string | null | undefined>,
+): Promise<Map<string, Named>> {
+  const list = [...new Set([...ids].filter((id): id is string => !!id))]
+  if (list.length === 0) return new Map()
+  const ws = visibility.principal.workspaceId
+  const wanted = sql`${sql.val(list)}::text[]`
+  const rows = await sql<{ id: string; title: string; type: string }>`
+    select r.id, case when r.type = 'comment' then left(r.body, 80) else r.title end as title, r.type
+    from resource_index r where r.workspace_id = ${ws} and r.id = any(${wanted}) and ${visibility.row('r')}
+    union all
+    select p.id, p.name, 'person' from people p where p.workspace_id = ${ws} and p.id = any(${wanted}) and ${visibility.person('p')}
+    union all
+    select t.id, t.name, 'team' from teams t where t.workspace_id = ${ws} and t.id = any(${wanted}) and ${visibility.team('t')}
+    union all
+    select i.id, i.name, 'integration' from integrations i where i.workspace_id = ${ws} and i.id = any(${wanted}) and ${visibility.integration('i')}`.execute(
+    db,
+  )
+  return new Map(rows.rows.map((row) => [row.id, { title: row.title, type: row.type }]))
+}
+
+/** Counts of the tasks the principal may open among those matching a filter. */
+export interface TaskStats {
+  total: number
+  open: number
+  done: number
+  overdue: number
+}
+
+/** Which tasks to count. */
+export type TaskScope =
+  | { projectId: string }
+  | { assigneeId: string }
+  | { parentId: string }
+  | { canvasId: string }
+
+function scopeCondition(scope: TaskScope) {
+  if ('projectId' in scope) return sql`t.project_id = ${scope.projectId}`
+  if ('assigneeId' in scope) return sql`t.assignee_id = ${scope.assigneeId}`
+  if ('parentId' in scope) return sql`t.parent_id = ${scope.parentId}`
+  return sql`t.canvas_id = ${scope.canvasId}`
+}
+
+/** Task counts over visible tasks only: a hidden task never changes a number. */
+export async function taskStats(
+  db: Db,
+  visibility: Visibility,
+  scope: TaskScope,
+  today: string,
+): Promise<TaskStats> {
+  const ws = visibility.principal.workspaceId
+  const row = await sql<TaskStats>`
+    select count(*)::int as total,
+      (count(*) filter (where t.status <> 'done'))::int as open,
+      (count(*) filter (where t.status = 'done'))::int as done,
+      (count(*) filter (where t.status <> 'done' and t.due < ${today}::date))::int as overdue
+    from tasks t
+    join resource_index r on r.workspace_id = t.workspace_id and r.id = t.id
+    where t.workspace_id = ${ws} and ${scopeCondition(scope)} and ${visibility.row('r')}`.execute(
+    db,
+  )
+  return row.rows[0] ?? { total: 0, open: 0, done: 0, overdue: 0 }
+}
+
+/** A visible task in a summary's list. */
+export interface TaskLine {
+  id: string
+  title: string
+  status: string
+  due: string | null
+  assignee_id: string | null
+}
+
+/** Visible tasks in a scope: overdue first (oldest due date first), then open ones by due date. */
+export async function tasksToMention(
+  db: Db,
+  visibility: Visibility,
+  scope: TaskScope,
+  today: string,
+  limit: number,
+): Promise<TaskLine[]> {
+  const ws = visibility.principal.workspaceId
+  const rows = await sql<TaskLine>`
+    select t.id, t.title, t.status, t.due, t.assignee_id
+    from tasks t
+    join resource_index r on r.workspace_id = t.workspace_id and r.id = t.id
+    where t.workspace_id = ${ws} and ${scopeCondition(scope)} and ${visibility.row('r')}
+    order by coalesce(t.status <> 'done' and t.due < ${today}::date, false) desc, (t.status = 'done'), t.due nulls last, t.id
+    limit ${limit}`.execute(db)
+  return rows.rows
+}

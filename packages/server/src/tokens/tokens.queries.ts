@@ -1,0 +1,68 @@
+import { type Selectable, sql } from 'kysely'
+import type { Principal } from '../access/principal.ts'
+import type { Db } from '../db/database.ts'
+import type { TokensTable } from '../db/tables/token.table.ts'
+import type { CursorPosition } from '../lib/cursor.ts'
+
+/** A token row (its hash never leaves this module's callers' presenters). */
+export type TokenRow = Selectable<TokensTable>
+
+/** Owners and admins manage every token of the workspace; everyone else only their own. */
+export function managesAllTokens(principal: Principal): boolean {
+  return principal.role === 'owner' || principal.role === 'admin'
+}
+
+/** Tokens the principal may manage, newest first; `limit + 1` rows. */
+export async function listTokens(
+  db: Db,
+  principal: Principal,
+  filters: {
+    ids?: readonly string[]
+    type?: string | undefined
+    owner_id?: string | undefined
+    status?: readonly string[] | undefined
+  },
+  after: CursorPosition | null,
+  limit: number,
+  now: Date = new Date(),
+): Promise<TokenRow[]> {
+  let query = db
+    .selectFrom('tokens as t')
+    .selectAll('t')
+    .where('t.workspace_id', '=', principal.workspaceId)
+  if (!managesAllTokens(principal)) {
+    query = query.where((eb) =>
+      eb.or([
+        eb('t.person_id', '=', principal.actorId),
+        eb('t.integration_id', '=', principal.actorId),
+      ]),
+    )
+  }
+  if (filters.ids) query = query.where('t.id', 'in', [...filters.ids])
+  if (filters.type) query = query.where('t.kind', '=', filters.type as TokenRow['kind'])
+  if (filters.owner_id) {
+    const owner = filters.owner_id
+    query = query.where((eb) =>
+      eb.or([eb('t.person_id', '=', owner), eb('t.integration_id', '=', owner)]),
+    )
+  }
+  if (filters.status?.length) {
+    const conditions = {
+      active: sql<boolean>`(t.revoked_at is null and t.expires_at is null)`,
+      expiring: sql<boolean>`(t.revoked_at is null and t.expires_at > ${now})`,
+      expired: sql<boolean>`(t.revoked_at is null and t.expires_at <= ${now})`,
+      revoked: sql<boolean>`(t.revoked_at is not null)`,
+    } as const
+    const wanted = filters.status.map((status) => conditions[status as keyof typeof conditions])
+    query = query.where(sql<boolean>`(${sql.join(wanted, sql` or `)})`)
+  }
+  if (after)
+    query = query.where(
+      sql<boolean>`(t.created_at, t.id) < (${after[0]}::timestamptz, ${after[1]}::text)`,
+    )
+  return query
+    .orderBy('t.created_at', 'desc')
+    .orderBy('t.id', 'desc')
+    .limit(limit + 1)
+    .execute()
+}

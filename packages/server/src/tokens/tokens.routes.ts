@@ -1,0 +1,161 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { expandScopes, isKnownScope, missingScopes } from '../access/scopes.ts'
+import type { AppDeps } from '../app-deps.ts'
+import { auditActorOf } from '../audit/audit-actor.ts'
+import { authenticated } from '../http/authentication.ts'
+import { listResponse } from '../http/list-response.ts'
+import { notFound, ProblemError } from '../http/problem-catalogue.ts'
+import { IdParams, Page } from '../http/schemas.ts'
+import { createApiKey, revokeToken, rotateApiKey } from './tokens.commands.ts'
+import { presentToken, tokenStatus } from './tokens.present.ts'
+import { listTokens } from './tokens.queries.ts'
+import {
+  CreateApiKeyBody,
+  IssuedKey,
+  ListTokensQuery,
+  RotateApiKeyBody,
+  RotatedKey,
+  TokenRecord,
+} from './tokens.schemas.ts'
+
+/**
+ * Token management (scope `token:manage`): everyone manages their own keys; owners and admins can
+ * also list and revoke every token of the workspace. A key is always issued to, and rotated by,
+ * the person it acts as: no one can obtain a secret that opens someone else's content.
+ */
+export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  return async (app) => {
+    app.get(
+      '/v1/tokens',
+      {
+        schema: {
+          summary: 'List API keys and workspace tokens',
+          tags: ['tokens'],
+          querystring: ListTokensQuery,
+          response: { 200: Page(TokenRecord) },
+        },
+        config: { scopes: ['token:manage'] },
+      },
+      async (request) => {
+        const { principal } = authenticated(request)
+        const now = deps.clock.now()
+        return listResponse(deps, request, request.query, {
+          load: (after, limit) => listTokens(deps.db, principal, request.query, after, limit, now),
+          position: (row) => [row.created_at.toISOString(), row.id],
+          present: (row) => presentToken(row, now),
+        })
+      },
+    )
+
+    app.post(
+      '/v1/api-keys',
+      {
+        schema: {
+          summary: 'Create an API key for yourself',
+          tags: ['tokens'],
+          body: CreateApiKeyBody,
+          response: { 201: IssuedKey },
+        },
+        config: { scopes: ['token:manage'] },
+      },
+      async (request, reply) => {
+        const { principal, credential } = authenticated(request)
+        if (principal.actorKind !== 'person') {
+          throw new ProblemError(
+            'forbidden',
+            'API keys belong to people; an integration uses its workspace token.',
+          )
+        }
+        const errors = request.body.scopes.flatMap((scope, i) =>
+          !isKnownScope(scope)
+            ? [{ path: `/scopes/${i}`, message: `"${scope}" is not a known scope` }]
+            : missingScopes(credential.scopes, [...expandScopes([scope])]).length > 0
+              ? [
+                  {
+                    path: `/scopes/${i}`,
+                    message: `"${scope}" is not granted to the token making this request`,
+                  },
+                ]
+              : [],
+        )
+        if (errors.length > 0)
+          throw new ProblemError(
+            'validation_failed',
+            'A key cannot have more scopes than the token that creates it.',
+            { errors },
+          )
+        const issued = await createApiKey(
+          deps.db,
+          auditActorOf(request),
+          { personId: principal.actorId, ...request.body },
+          deps.clock.now(),
+        )
+        return reply
+          .status(201)
+          .send({ ...presentToken(issued.row, deps.clock.now()), token: issued.secret })
+      },
+    )
+
+    app.post(
+      '/v1/api-keys/:id/rotate',
+      {
+        schema: {
+          summary: 'Rotate one of your API keys',
+          tags: ['tokens'],
+          params: IdParams,
+          body: RotateApiKeyBody,
+          response: { 200: RotatedKey },
+        },
+        config: { scopes: ['token:manage'] },
+      },
+      async (request) => {
+        const { principal } = authenticated(request)
+        const now = deps.clock.now()
+        const [old] = await listTokens(
+          deps.db,
+          principal,
+          { ids: [request.params.id], type: 'api_key' },
+          null,
+          1,
+        )
+        // Admins see others' keys in lists, but only the owner may rotate one (and get its secret).
+        if (!old || old.person_id !== principal.actorId) throw notFound()
+        if (tokenStatus(old, now) === 'revoked' || tokenStatus(old, now) === 'expired') {
+          throw new ProblemError('conflict', 'This key no longer works; create a new one instead.')
+        }
+        const rotated = await rotateApiKey(
+          deps.db,
+          auditActorOf(request),
+          old,
+          request.body?.overlap_seconds ?? 86_400,
+          now,
+        )
+        return {
+          ...presentToken(rotated.row, now),
+          token: rotated.secret,
+          previous_expires_at: rotated.previousExpiresAt.toISOString(),
+        }
+      },
+    )
+
+    app.post(
+      '/v1/tokens/:id/revoke',
+      {
+        schema: {
+          summary: 'Revoke a token at once',
+          tags: ['tokens'],
+          params: IdParams,
+          response: { 200: TokenRecord },
+        },
+        config: { scopes: ['token:manage'] },
+      },
+      async (request) => {
+        const { principal } = authenticated(request)
+        const [token] = await listTokens(deps.db, principal, { ids: [request.params.id] }, null, 1)
+        if (!token) throw notFound()
+        const revoked = await revokeToken(deps.db, auditActorOf(request), token, deps.clock.now())
+        return presentToken(revoked, deps.clock.now())
+      },
+    )
+  }
+}

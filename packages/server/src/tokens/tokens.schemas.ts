@@ -1,0 +1,71 @@
+import Type from 'typebox'
+import { Nullable, PagingQuery, Timestamp } from '../http/schemas.ts'
+
+/** An API key or workspace token, without its secret. */
+export const TokenRecord = Type.Object({
+  id: Type.String(),
+  type: Type.Enum(['api_key', 'workspace_token']),
+  name: Type.String(),
+  owner_id: Type.String({
+    description: 'The person (API key) or integration (workspace token) it acts as.',
+  }),
+  scopes: Type.Array(Type.String()),
+  last4: Type.String({
+    description: 'The last four characters of the secret, to tell keys apart.',
+  }),
+  status: Type.Enum(['active', 'expiring', 'expired', 'revoked']),
+  created_at: Timestamp,
+  last_used_at: Nullable(Timestamp),
+  expires_at: Nullable(Timestamp),
+  revoked_at: Nullable(Timestamp),
+})
+
+/** A newly issued key: the record and its secret, shown this once. */
+export const IssuedKey = Type.Object({
+  ...TokenRecord.properties,
+  token: Type.String({
+    description: 'The secret. It is shown only in this response; only a hash is stored.',
+  }),
+})
+
+/** `POST /v1/api-keys`. */
+export const CreateApiKeyBody = Type.Object(
+  {
+    name: Type.String({ minLength: 1, maxLength: 200 }),
+    scopes: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+      minItems: 1,
+      maxItems: 50,
+      description: 'At most the scopes of the token making the request.',
+    }),
+  },
+  { additionalProperties: false },
+)
+
+/** `POST /v1/api-keys/:id/rotate`. */
+export const RotateApiKeyBody = Type.Object(
+  {
+    overlap_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 604_800,
+        default: 86_400,
+        description: 'How long the old key keeps working (0–7 days).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+/** The answer to a rotation: the new key, and when the old one stops working. */
+export const RotatedKey = Type.Object({ ...IssuedKey.properties, previous_expires_at: Timestamp })
+
+/** Filters of `GET /v1/tokens`. */
+export const ListTokensQuery = Type.Object(
+  {
+    ...PagingQuery,
+    type: Type.Optional(Type.Enum(['api_key', 'workspace_token'])),
+    owner_id: Type.Optional(Type.String()),
+    status: Type.Optional(Type.Array(Type.Enum(['active', 'expiring', 'expired', 'revoked']))),
+  },
+  { additionalProperties: false },
+)

@@ -1,0 +1,115 @@
+import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { after, before, test } from 'node:test'
+import { smallBundle } from './harness/bundles.ts'
+import { freePort, runCaptured, startCli } from './harness/cli.ts'
+import { TEST_SECRET } from './harness/test-app.ts'
+import { ENGINE, openTestDatabase, type TestDatabase } from './harness/test-database.ts'
+
+// On PGlite the commands use a data folder of this file; on PostgreSQL a database of its own.
+let dir: string
+let database: TestDatabase | undefined
+let target: string[]
+const env = { WORKGRAPH_SECRET: TEST_SECRET.toString('base64') }
+
+before(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'workgraph-cli-'))
+  if (ENGINE === 'postgres') {
+    database = await openTestDatabase()
+    target = ['--database-url', database.url as string]
+  } else {
+    target = ['--data', join(dir, 'data')]
+  }
+})
+after(async () => {
+  await database?.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+test('import --json prints the id map and the secrets of what it created', async () => {
+  const file = join(dir, 'bundle.json')
+  writeFileSync(file, JSON.stringify(smallBundle()))
+  const { code, stdout } = await runCaptured(['import', file, ...target, '--json'], env)
+  assert.equal(code, 0)
+  const result = JSON.parse(stdout)
+  assert.match(result.workspace_id, /^wsp_/)
+  assert.match(result.ids.alice, /^usr_/)
+  assert.match(result.api_keys['alice-key'].token, /^wg_key_/)
+  assert.match(result.workspace_tokens['bot-token'].token, /^wg_wst_/)
+  assert.deepEqual(Object.keys(result).sort(), [
+    'api_keys',
+    'ids',
+    'oauth_clients',
+    'workspace_id',
+    'workspace_tokens',
+  ])
+})
+
+test('import of an invalid bundle lists every problem by path and exits 1', async () => {
+  const file = join(dir, 'broken.json')
+  const bundle = smallBundle()
+  bundle.people[1] = { ...bundle.people[1], role: 'boss' } as never
+  bundle.tasks?.push({ key: 'x', title: 'X', status: 'todo', creator: 'nobody', due: '2026-13-40' })
+  writeFileSync(file, JSON.stringify(bundle))
+  const human = await runCaptured(['import', file, ...target], env)
+  assert.equal(human.code, 1)
+  assert.match(human.stderr, /nothing was written\. 3 problems/)
+  assert.match(human.stderr, /\/people\/1\/role: must be one of/)
+  assert.match(human.stderr, /\/tasks\/2\/creator: refers to "nobody"/)
+  assert.match(human.stderr, /\/tasks\/2\/due: must be a date/)
+  const json = await runCaptured(['import', file, ...target, '--json'], env)
+  assert.equal(json.code, 1)
+  assert.equal(JSON.parse(json.stdout).problems.length, 3)
+  writeFileSync(file, '{"format": ')
+  const garbage = await runCaptured(['import', file, ...target], env)
+  assert.equal(garbage.code, 1)
+  assert.match(garbage.stderr, /not valid JSON/)
+})
+
+test('demo writes a valid bundle; bad arguments are usage errors', async () => {
+  const file = join(dir, 'demo.json')
+  assert.equal((await runCaptured(['demo', '--out', file, '--today', '2026-11-22'])).code, 0)
+  assert.equal((await runCaptured(['demo', '--scale', 'lots'])).code, 2)
+  assert.equal((await runCaptured(['demo', '--nonsense'])).code, 2)
+  assert.equal((await runCaptured(['launch'])).code, 2)
+})
+
+test('serve --demo prints a curl line that works, and shuts down on SIGTERM', async () => {
+  const port = await freePort()
+  const server = startCli(['serve', '--demo', '--port', String(port), ...target], env)
+  const [, key] = await server.waitFor(
+    /Authorization: Bearer (wg_key_\w+)" http:\/\/127\.0\.0\.1:\d+\/v1\/projects/,
+  )
+  const response = await fetch(`http://127.0.0.1:${port}/v1/projects`, {
+    headers: { authorization: `Bearer ${key}` },
+  })
+  assert.equal(response.status, 200)
+  const body = (await response.json()) as { data: unknown[] }
+  assert.ok(body.data.length > 5)
+  server.child.kill('SIGTERM')
+  assert.equal(await server.exit(), 0)
+})
+
+test('a second serve on the same data folder refuses to start', {
+  skip: ENGINE !== 'pglite',
+}, async () => {
+  const data = ['--data', join(dir, 'locked')]
+  const first = startCli(['serve', '--port', String(await freePort()), ...data], env)
+  await first.waitFor(/listening on/)
+  const second = startCli(['serve', '--port', String(await freePort()), ...data], env)
+  assert.equal(await second.exit(), 1)
+  assert.match(second.output(), /in use by another Workgraph process \(pid \d+\)/)
+  first.child.kill('SIGTERM')
+  assert.equal(await first.exit(), 0)
+  // The lock goes with the process: the folder can be served again.
+  const third = startCli(['serve', '--port', String(await freePort()), ...data], env)
+  await third.waitFor(/listening on/)
+  third.child.kill('SIGKILL')
+  await third.exit()
+  const fourth = startCli(['serve', '--port', String(await freePort()), ...data], env)
+  await fourth.waitFor(/listening on/)
+  fourth.child.kill('SIGTERM')
+  assert.equal(await fourth.exit(), 0)
+})

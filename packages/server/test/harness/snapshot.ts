@@ -1,0 +1,83 @@
+import type { FastifyInstance } from 'fastify'
+import { sql } from 'kysely'
+import type { ImportResult } from '../../src/bundle/import-bundle.ts'
+import type { Db } from '../../src/db/database.ts'
+import { client } from './test-app.ts'
+import { VOCABULARY } from './world-arbitrary.ts'
+
+const ID = /\b(wsp|usr|team|itg|prj|cnv|tsk|obj|kr|chk|cmt|act)_[0-9a-z]{26}\b/g
+
+/**
+ * Everything one principal can read, as one string with every id replaced by its bundle key (or,
+ * for activity, by what it records): lists, records, links, comments, summaries, activity and a
+ * search for every word. Two worlds that differ only in what this principal cannot see must give
+ * equal snapshots.
+ */
+export async function snapshotFor(
+  app: FastifyInstance,
+  db: Db,
+  result: ImportResult,
+  who: string,
+  keys: string[],
+): Promise<string> {
+  const names = new Map(Object.entries(result.ids).map(([key, id]) => [id, key]))
+  names.set(result.workspace_id, 'WORKSPACE')
+  const activity = await sql<{
+    id: string
+    verb: string
+    subject_id: string
+    object_id: string | null
+    created_at: Date
+  }>`
+    select id, verb, subject_id, object_id, created_at from activity where workspace_id = ${result.workspace_id}`.execute(
+    db,
+  )
+  for (const a of activity.rows)
+    names.set(
+      a.id,
+      `activity(${a.verb},${names.get(a.subject_id)},${a.object_id ? names.get(a.object_id) : ''},${a.created_at.toISOString()})`,
+    )
+  const api = client(app, result.api_keys[`${who}-key`]?.token)
+  const parts: unknown[] = []
+  const add = (label: string, json: unknown) => parts.push([label, json])
+  for (const list of [
+    '/v1/workspace',
+    '/v1/projects',
+    '/v1/canvases',
+    '/v1/tasks',
+    '/v1/okrs',
+    '/v1/people',
+    '/v1/teams',
+    '/v1/activity',
+  ]) {
+    add(list, (await api.get(`${list}${list === '/v1/workspace' ? '' : '?limit=100'}`)).json)
+  }
+  for (const key of keys) {
+    const id = result.ids[key]
+    for (const suffix of [
+      '',
+      '/links?limit=100',
+      '/comments?limit=100',
+      '/summary?max_tokens=4000',
+    ])
+      add(`${key}${suffix}`, (await api.get(`/v1/resources/${id}${suffix}`)).json)
+  }
+  for (const word of VOCABULARY)
+    add(
+      `search ${word}`,
+      (await api.post('/v1/search', { query: word, limit: 50, max_tokens: 20_000 })).json,
+    )
+  // The two worlds' workspace ids differ (and tokenize differently): token counts are left out.
+  const text = JSON.stringify(parts, (name, value) => {
+    if (name === 'request_id' || name === 'used_tokens') return null
+    return name === 'next_cursor' || name === 'cursor' ? value !== null : value
+  })
+  return text.replace(ID, (id) => names.get(id) ?? 'UNKNOWN')
+}
+
+/** Where two snapshots first differ, with some context, for a readable failure. */
+export function firstDifference(a: string, b: string): string {
+  let i = 0
+  while (i < a.length && i < b.length && a[i] === b[i]) i++
+  return `at ${i}:\n  without extras: …${a.slice(Math.max(0, i - 300), i + 200)}\n  with extras:    …${b.slice(Math.max(0, i - 300), i + 200)}`
+}
