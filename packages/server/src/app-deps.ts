@@ -2,9 +2,21 @@ import type { Kysely } from 'kysely'
 import { PrincipalCache } from './access/principal-cache.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
+import {
+  DatabaseRateLimitStore,
+  MemoryRateLimitStore,
+  type RateLimitStore,
+} from './http/rate-limit-store.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { CursorCodec } from './lib/cursor.ts'
 import { UrlBuilder } from './lib/resource-urls.ts'
+import { SecretBox } from './lib/secret-box.ts'
+
+/** Seams of the write path, for tests that must make a committed-looking write fail. */
+export interface WriteHooks {
+  /** Runs inside each write's transaction after all its rows are written, just before commit. */
+  beforeCommit?: ((route: string) => Promise<void>) | undefined
+}
 
 /** Everything route modules and services need, passed explicitly (no globals). */
 export interface AppDeps {
@@ -14,6 +26,11 @@ export interface AppDeps {
   readonly principals: PrincipalCache
   readonly cursors: CursorCodec
   readonly urls: UrlBuilder
+  /** Encrypts what must be kept at rest and read back (stored responses, webhook secrets). */
+  readonly secrets: SecretBox
+  /** Request counts per token and minute: in memory on PGlite, shared in PostgreSQL. */
+  readonly rateLimits: RateLimitStore
+  readonly writeHooks: WriteHooks
   /** Set while the server drains on shutdown, so /readyz turns away new traffic. */
   readonly lifecycle: { draining: boolean }
 }
@@ -21,6 +38,7 @@ export interface AppDeps {
 /** Builds the dependencies of the app from the database, the settings and the service secret. */
 export function createAppDeps(options: {
   db: Kysely<Database>
+  engine: 'pglite' | 'postgres'
   config: Config
   secret: Buffer
   clock?: Clock
@@ -32,6 +50,13 @@ export function createAppDeps(options: {
     principals: new PrincipalCache(),
     cursors: new CursorCodec(options.secret),
     urls: new UrlBuilder(options.config),
+    secrets: new SecretBox(options.secret),
+    // The embedded database admits one process (its lock file), so memory is exact there.
+    rateLimits:
+      options.engine === 'postgres'
+        ? new DatabaseRateLimitStore(options.db)
+        : new MemoryRateLimitStore(),
+    writeHooks: {},
     lifecycle: { draining: false },
   }
 }

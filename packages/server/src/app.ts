@@ -4,6 +4,7 @@ import type { AppDeps } from './app-deps.ts'
 import { auditRoutes } from './audit/audit.routes.ts'
 import { activityRoutes } from './graph/activity/activity.routes.ts'
 import { canvasRoutes } from './graph/canvases/canvases.routes.ts'
+import { commentRoutes } from './graph/comments/comments.routes.ts'
 import { okrRoutes } from './graph/okrs/okrs.routes.ts'
 import { peopleRoutes } from './graph/people/people.routes.ts'
 import { projectRoutes } from './graph/projects/projects.routes.ts'
@@ -14,6 +15,7 @@ import { installAuthentication } from './http/authentication.ts'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handling.ts'
 import { healthRoutes } from './http/health.routes.ts'
 import { installOpenApi } from './http/openapi.ts'
+import { installRateLimits } from './http/rate-limit.ts'
 import { requestId } from './http/request-id.ts'
 import { defaultEmptyBody, validatorCompiler } from './http/validators.ts'
 import { searchRoutes } from './search/search.routes.ts'
@@ -60,6 +62,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     principals: deps.principals,
     challenge: 'realm="workgraph"',
   })
+  installRateLimits(app, { store: deps.rateLimits, config: deps.config, clock: deps.clock })
   await installOpenApi(app, deps.config.publicUrl)
 
   await app.register(healthRoutes(deps))
@@ -69,6 +72,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(canvasRoutes(deps))
   await app.register(taskRoutes(deps))
   await app.register(okrRoutes(deps))
+  await app.register(commentRoutes(deps))
   await app.register(activityRoutes(deps))
   await app.register(resourceRoutes(deps))
   await app.register(searchRoutes(deps))

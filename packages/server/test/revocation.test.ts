@@ -24,7 +24,12 @@ before(async () => {
       ? await openDatabase({ kind: 'postgres', url: a.db.url as string })
       : undefined
   b = await buildApp(
-    createAppDeps({ db: handle?.db ?? a.db.db, config: loadConfig({}), secret: TEST_SECRET }),
+    createAppDeps({
+      db: handle?.db ?? a.db.db,
+      engine: ENGINE,
+      config: loadConfig({}),
+      secret: TEST_SECRET,
+    }),
   )
   closeB = async () => {
     await b.close()

@@ -37,7 +37,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       'a database connection was closed by the server; the pool reconnects on the next query',
     ),
   )
-  const deps = createAppDeps({ db: handle.db, config, secret })
+  const deps = createAppDeps({ db: handle.db, engine: handle.engine, config, secret })
   const app = await buildApp(deps, { logger })
   try {
     const demo = values.demo ? await prepareDemo(handle.db, deps.clock.now()) : undefined

@@ -1,11 +1,12 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { expandScopes, isKnownScope, missingScopes } from '../access/scopes.ts'
 import type { AppDeps } from '../app-deps.ts'
-import { auditActorOf } from '../audit/audit-actor.ts'
 import { authenticated } from '../http/authentication.ts'
 import { listResponse } from '../http/list-response.ts'
 import { notFound, ProblemError } from '../http/problem-catalogue.ts'
 import { IdParams, Page } from '../http/schemas.ts'
+import { runWrite } from '../writes/run-write.ts'
+import { IdempotencyHeaders } from '../writes/write-schemas.ts'
 import { createApiKey, revokeToken, rotateApiKey } from './tokens.commands.ts'
 import { presentToken, tokenStatus } from './tokens.present.ts'
 import { listTokens } from './tokens.queries.ts'
@@ -53,47 +54,50 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           summary: 'Create an API key for yourself',
           tags: ['tokens'],
+          headers: IdempotencyHeaders,
           body: CreateApiKeyBody,
           response: { 201: IssuedKey },
         },
-        config: { scopes: ['token:manage'] },
+        config: { scopes: ['token:manage'], write: true },
       },
-      async (request, reply) => {
-        const { principal, credential } = authenticated(request)
-        if (principal.actorKind !== 'person') {
-          throw new ProblemError(
-            'forbidden',
-            'API keys belong to people; an integration uses its workspace token.',
+      (request, reply) =>
+        runWrite(deps, request, reply, async (w) => {
+          const { principal, credential } = authenticated(request)
+          if (principal.actorKind !== 'person') {
+            throw new ProblemError(
+              'forbidden',
+              'API keys belong to people; an integration uses its workspace token.',
+            )
+          }
+          const errors = request.body.scopes.flatMap((scope, i) =>
+            !isKnownScope(scope)
+              ? [{ path: `/scopes/${i}`, message: `"${scope}" is not a known scope` }]
+              : missingScopes(credential.scopes, [...expandScopes([scope])]).length > 0
+                ? [
+                    {
+                      path: `/scopes/${i}`,
+                      message: `"${scope}" is not granted to the token making this request`,
+                    },
+                  ]
+                : [],
           )
-        }
-        const errors = request.body.scopes.flatMap((scope, i) =>
-          !isKnownScope(scope)
-            ? [{ path: `/scopes/${i}`, message: `"${scope}" is not a known scope` }]
-            : missingScopes(credential.scopes, [...expandScopes([scope])]).length > 0
-              ? [
-                  {
-                    path: `/scopes/${i}`,
-                    message: `"${scope}" is not granted to the token making this request`,
-                  },
-                ]
-              : [],
-        )
-        if (errors.length > 0)
-          throw new ProblemError(
-            'validation_failed',
-            'A key cannot have more scopes than the token that creates it.',
-            { errors },
+          if (errors.length > 0)
+            throw new ProblemError(
+              'validation_failed',
+              'A key cannot have more scopes than the token that creates it.',
+              { errors },
+            )
+          const issued = await createApiKey(
+            w.trx,
+            w.actor,
+            { personId: principal.actorId, ...request.body },
+            w.now,
           )
-        const issued = await createApiKey(
-          deps.db,
-          auditActorOf(request),
-          { personId: principal.actorId, ...request.body },
-          deps.clock.now(),
-        )
-        return reply
-          .status(201)
-          .send({ ...presentToken(issued.row, deps.clock.now()), token: issued.secret })
-      },
+          return {
+            status: 201,
+            body: { ...presentToken(issued.row, w.now), token: issued.secret },
+          }
+        }),
     )
 
     app.post(
@@ -102,40 +106,48 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           summary: 'Rotate one of your API keys',
           tags: ['tokens'],
+          headers: IdempotencyHeaders,
           params: IdParams,
           body: RotateApiKeyBody,
           response: { 200: RotatedKey },
         },
-        config: { scopes: ['token:manage'] },
+        config: { scopes: ['token:manage'], write: true },
       },
-      async (request) => {
-        const { principal } = authenticated(request)
-        const now = deps.clock.now()
-        const [old] = await listTokens(
-          deps.db,
-          principal,
-          { ids: [request.params.id], type: 'api_key' },
-          null,
-          1,
-        )
-        // Admins see others' keys in lists, but only the owner may rotate one (and get its secret).
-        if (!old || old.person_id !== principal.actorId) throw notFound()
-        if (tokenStatus(old, now) === 'revoked' || tokenStatus(old, now) === 'expired') {
-          throw new ProblemError('conflict', 'This key no longer works; create a new one instead.')
-        }
-        const rotated = await rotateApiKey(
-          deps.db,
-          auditActorOf(request),
-          old,
-          request.body?.overlap_seconds ?? 86_400,
-          now,
-        )
-        return {
-          ...presentToken(rotated.row, now),
-          token: rotated.secret,
-          previous_expires_at: rotated.previousExpiresAt.toISOString(),
-        }
-      },
+      (request, reply) =>
+        runWrite(deps, request, reply, async (w) => {
+          const { principal } = authenticated(request)
+          const now = w.now
+          const [old] = await listTokens(
+            w.trx,
+            principal,
+            { ids: [request.params.id], type: 'api_key' },
+            null,
+            1,
+          )
+          // Admins see others' keys in lists, but only the owner may rotate one (and get its secret).
+          if (!old || old.person_id !== principal.actorId) throw notFound()
+          if (tokenStatus(old, now) === 'revoked' || tokenStatus(old, now) === 'expired') {
+            throw new ProblemError(
+              'conflict',
+              'This key no longer works; create a new one instead.',
+            )
+          }
+          const rotated = await rotateApiKey(
+            w.trx,
+            w.actor,
+            old,
+            request.body?.overlap_seconds ?? 86_400,
+            now,
+          )
+          return {
+            status: 200,
+            body: {
+              ...presentToken(rotated.row, now),
+              token: rotated.secret,
+              previous_expires_at: rotated.previousExpiresAt.toISOString(),
+            },
+          }
+        }),
     )
 
     app.post(
@@ -144,18 +156,20 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         schema: {
           summary: 'Revoke a token at once',
           tags: ['tokens'],
+          headers: IdempotencyHeaders,
           params: IdParams,
           response: { 200: TokenRecord },
         },
-        config: { scopes: ['token:manage'] },
+        config: { scopes: ['token:manage'], write: true },
       },
-      async (request) => {
-        const { principal } = authenticated(request)
-        const [token] = await listTokens(deps.db, principal, { ids: [request.params.id] }, null, 1)
-        if (!token) throw notFound()
-        const revoked = await revokeToken(deps.db, auditActorOf(request), token, deps.clock.now())
-        return presentToken(revoked, deps.clock.now())
-      },
+      (request, reply) =>
+        runWrite(deps, request, reply, async (w) => {
+          const { principal } = authenticated(request)
+          const [token] = await listTokens(w.trx, principal, { ids: [request.params.id] }, null, 1)
+          if (!token) throw notFound()
+          const revoked = await revokeToken(w.trx, w.actor, token, w.now)
+          return { status: 200, body: presentToken(revoked, w.now) }
+        }),
     )
   }
 }

@@ -143,3 +143,22 @@ export function tokenOf(result: ImportResult, key: string): string {
   if (!secret) throw new Error(`no token ${key} in the bundle`)
   return secret.token
 }
+
+/** Every write scope of the content API. */
+export const ALL_WRITE_SCOPES = ['task:write', 'comment:write', 'okr:checkin', 'canvas:write']
+
+/** The small workspace with tokens that may also write (and read everything). */
+export function writableBundle(): Bundle {
+  const base = smallBundle()
+  const scopes = [...ALL_READ_SCOPES, ...ALL_WRITE_SCOPES]
+  return {
+    ...base,
+    api_keys: [
+      ...(base.api_keys ?? []).map((key) =>
+        key.key === 'narrow-key' ? key : { ...key, scopes: [...key.scopes, ...ALL_WRITE_SCOPES] },
+      ),
+      { key: 'read-only-key', person: 'alice', scopes: ALL_READ_SCOPES },
+    ],
+    workspace_tokens: [{ key: 'bot-token', integration: 'bot', scopes }],
+  }
+}

@@ -8,6 +8,11 @@ import { openTestDatabase, type TestDatabase } from './test-database.ts'
 /** The service secret of tests (fixed, so cursors made in one test app work in another). */
 export const TEST_SECRET = Buffer.alloc(32, 7)
 
+const UNLIMITED = {
+  RATE_LIMIT_READS_PER_MINUTE: '10000000',
+  RATE_LIMIT_WRITES_PER_MINUTE: '10000000',
+}
+
 /** A running app on a database of its own, for one test file. */
 export interface TestApp {
   db: TestDatabase
@@ -25,7 +30,9 @@ export async function startTestApp(
   const clock = new ManualClock(new Date())
   const deps = createAppDeps({
     db: db.db,
-    config: loadConfig({ LOG_LEVEL: 'silent', ...options.env }),
+    engine: db.engine,
+    // Rate limits are tested on their own; elsewhere they would only couple tests to counts.
+    config: loadConfig({ LOG_LEVEL: 'silent', ...UNLIMITED, ...options.env }),
     secret: TEST_SECRET,
     clock: options.clock ?? clock,
   })

@@ -41,7 +41,8 @@ create table idempotency_keys (
 );
 create index idempotency_keys_expiry_idx on idempotency_keys (expires_at);
 
-create table rate_limit_windows (
+-- unlogged: counts of the current minute are worth no WAL; a crash merely resets them
+create unlogged table rate_limit_windows (
   workspace_id text not null,
   token_id     text not null,
   kind         text not null check (kind in ('read', 'write')),

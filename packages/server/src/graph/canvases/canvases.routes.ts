@@ -3,13 +3,21 @@ import type { AppDeps } from '../../app-deps.ts'
 import { authenticated } from '../../http/authentication.ts'
 import { listResponse } from '../../http/list-response.ts'
 import { requireVisible } from '../../http/require-visible.ts'
-import { Page } from '../../http/schemas.ts'
+import { IdParams, Page } from '../../http/schemas.ts'
+import { runWrite } from '../../writes/run-write.ts'
+import { IdempotencyHeaders } from '../../writes/write-schemas.ts'
 import { createdPosition } from '../keyset.ts'
+import { createCanvas, updateCanvas } from './canvases.commands.ts'
 import { presentCanvas } from './canvases.present.ts'
 import { listCanvases } from './canvases.queries.ts'
-import { CanvasRecord, ListCanvasesQuery } from './canvases.schemas.ts'
+import {
+  CanvasRecord,
+  CreateCanvasBody,
+  ListCanvasesQuery,
+  UpdateCanvasBody,
+} from './canvases.schemas.ts'
 
-/** `GET /v1/canvases`: canvases the caller may open, newest first. */
+/** `GET /v1/canvases` (canvases the caller may open, newest first), creating and editing them. */
 export function canvasRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
@@ -34,6 +42,45 @@ export function canvasRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           present: (row) => presentCanvas(row, deps.urls),
         })
       },
+    )
+
+    app.post(
+      '/v1/canvases',
+      {
+        schema: {
+          summary: 'Create a canvas (metadata)',
+          tags: ['canvases'],
+          headers: IdempotencyHeaders,
+          body: CreateCanvasBody,
+          response: { 201: CanvasRecord },
+        },
+        config: { scopes: ['canvas:create'], write: true },
+      },
+      (request, reply) =>
+        runWrite(deps, request, reply, async (w) => ({
+          status: 201,
+          body: await createCanvas(w, request.body),
+        })),
+    )
+
+    app.patch(
+      '/v1/canvases/:id',
+      {
+        schema: {
+          summary: "Change a canvas's title, summary or links",
+          tags: ['canvases'],
+          headers: IdempotencyHeaders,
+          params: IdParams,
+          body: UpdateCanvasBody,
+          response: { 200: CanvasRecord },
+        },
+        config: { scopes: ['canvas:write'], write: true },
+      },
+      (request, reply) =>
+        runWrite(deps, request, reply, async (w) => ({
+          status: 200,
+          body: await updateCanvas(w, request.params.id, request.body),
+        })),
     )
   }
 }

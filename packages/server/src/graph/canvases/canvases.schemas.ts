@@ -23,3 +23,36 @@ export const ListCanvasesQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+
+/** The body of `POST /v1/canvases`: metadata only (v1 has no canvas body). */
+export const CreateCanvasBody = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 500 }),
+    summary: Type.Optional(Type.String({ maxLength: 10_000 })),
+    project_id: Type.Optional(Nullable(Type.String({ maxLength: 100 }))),
+    visibility: Type.Optional(
+      Type.Enum(['project', 'private'], {
+        default: 'project',
+        description:
+          '`project`: whoever may open the project (without one, every non-guest member). `private`: you alone until shared.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+/** The body of `PATCH /v1/canvases/:id`: title, summary and links, at least one of them. */
+export const UpdateCanvasBody = Type.Object(
+  {
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    summary: Type.Optional(Type.String({ maxLength: 10_000 })),
+    links: Type.Optional(
+      Type.Array(Type.String({ maxLength: 100 }), {
+        maxItems: 100,
+        description:
+          'The projects, canvases, tasks and OKRs the canvas links to, in order. Links you cannot open are kept, after these.',
+      }),
+    ),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)

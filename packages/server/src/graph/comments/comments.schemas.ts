@@ -13,3 +13,23 @@ export const CommentRecord = Type.Object({
 
 /** Paging of `GET /v1/resources/:id/comments`. */
 export const ListCommentsQuery = Type.Object({ ...PagingQuery }, { additionalProperties: false })
+
+/** The body of `POST /v1/comments` (contract §7). */
+export const CreateCommentBody = Type.Object(
+  {
+    resource_id: Type.String({
+      maxLength: 100,
+      description: 'The project, canvas, task or OKR to comment on.',
+    }),
+    body: Type.String({ minLength: 1, maxLength: 10_000, description: 'Markdown.' }),
+    parent_id: Type.Optional(
+      Nullable(
+        Type.String({
+          maxLength: 100,
+          description: 'The comment this one replies to, on the same resource.',
+        }),
+      ),
+    ),
+  },
+  { additionalProperties: false },
+)

@@ -25,3 +25,21 @@ export const CheckinRecord = Type.Object({
   note: Type.String(),
   author_id: Nullable(Type.String()),
 })
+
+/** The body of `POST /v1/okr/checkins` (contract §7). */
+export const CreateCheckinBody = Type.Object(
+  {
+    key_result_id: Type.String({ maxLength: 100 }),
+    value: Type.Number({ description: "The key result's new current value (a finite number)." }),
+    confidence: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1 }))),
+    note: Type.Optional(Type.String({ maxLength: 2000 })),
+  },
+  { additionalProperties: false },
+)
+
+/** The answer of `POST /v1/okr/checkins`: the check-in and its key result as it now stands. */
+export const CheckinCreated = Type.Object({
+  ...CheckinRecord.properties,
+  key_result: KeyResultRecord,
+  objective_progress: Type.Number({ minimum: 0, maximum: 1 }),
+})

@@ -4,12 +4,16 @@ import { authenticated } from '../../http/authentication.ts'
 import { listResponse } from '../../http/list-response.ts'
 import { requireVisible } from '../../http/require-visible.ts'
 import { Page } from '../../http/schemas.ts'
+import { runWrite } from '../../writes/run-write.ts'
+import { IdempotencyHeaders } from '../../writes/write-schemas.ts'
 import { createdPosition } from '../keyset.ts'
+import { createCheckin } from './checkins.commands.ts'
+import { CheckinCreated, CreateCheckinBody } from './okr-parts.schemas.ts'
 import { presentOkr } from './okrs.present.ts'
 import { listOkrs } from './okrs.queries.ts'
 import { ListOkrsQuery, OkrRecord } from './okrs.schemas.ts'
 
-/** `GET /v1/okrs`: objectives the caller may open with their key results, newest first. */
+/** `GET /v1/okrs` (objectives the caller may open, with key results) and logging check-ins. */
 export function okrRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
@@ -36,6 +40,27 @@ export function okrRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           present: (row) => presentOkr(row, deps.urls),
         })
       },
+    )
+
+    app.post(
+      '/v1/okr/checkins',
+      {
+        schema: {
+          summary: 'Log a check-in on a key result',
+          description:
+            "Sets the key result's current value and recomputes its objective's progress; answers with both.",
+          tags: ['okrs'],
+          headers: IdempotencyHeaders,
+          body: CreateCheckinBody,
+          response: { 201: CheckinCreated },
+        },
+        config: { scopes: ['okr:checkin'], write: true },
+      },
+      (request, reply) =>
+        runWrite(deps, request, reply, async (w) => ({
+          status: 201,
+          body: await createCheckin(w, request.body),
+        })),
     )
   }
 }

@@ -3,13 +3,16 @@ import type { AppDeps } from '../../app-deps.ts'
 import { authenticated } from '../../http/authentication.ts'
 import { listResponse } from '../../http/list-response.ts'
 import { requireVisible } from '../../http/require-visible.ts'
-import { Page } from '../../http/schemas.ts'
+import { IdParams, Page } from '../../http/schemas.ts'
+import { runWrite } from '../../writes/run-write.ts'
+import { IdempotencyHeaders } from '../../writes/write-schemas.ts'
 import { createdPosition } from '../keyset.ts'
+import { completeTask, createTask } from './tasks.commands.ts'
 import { presentTask } from './tasks.present.ts'
 import { listTasks } from './tasks.queries.ts'
-import { ListTasksQuery, TaskRecord } from './tasks.schemas.ts'
+import { CreateTaskBody, ListTasksQuery, TaskRecord } from './tasks.schemas.ts'
 
-/** `GET /v1/tasks`: tasks the caller may open, newest first. */
+/** `GET /v1/tasks` (tasks the caller may open, newest first), creating and completing tasks. */
 export function taskRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
@@ -36,6 +39,45 @@ export function taskRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           present: (row) => presentTask(row, deps.urls),
         })
       },
+    )
+
+    app.post(
+      '/v1/tasks',
+      {
+        schema: {
+          summary: 'Create a task',
+          tags: ['tasks'],
+          headers: IdempotencyHeaders,
+          body: CreateTaskBody,
+          response: { 201: TaskRecord },
+        },
+        config: { scopes: ['task:write'], write: true },
+      },
+      (request, reply) =>
+        runWrite(deps, request, reply, async (w) => ({
+          status: 201,
+          body: await createTask(w, request.body),
+        })),
+    )
+
+    app.post(
+      '/v1/tasks/:id/complete',
+      {
+        schema: {
+          summary: 'Mark a task done',
+          description: 'Completing a task that is already done changes nothing and answers 200.',
+          tags: ['tasks'],
+          headers: IdempotencyHeaders,
+          params: IdParams,
+          response: { 200: TaskRecord },
+        },
+        config: { scopes: ['task:write'], write: true },
+      },
+      (request, reply) =>
+        runWrite(deps, request, reply, async (w) => ({
+          status: 200,
+          body: await completeTask(w, request.params.id),
+        })),
     )
   }
 }

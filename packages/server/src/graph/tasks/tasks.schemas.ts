@@ -46,3 +46,23 @@ export const ListTasksQuery = Type.Object(
   },
   { additionalProperties: false },
 )
+
+const Reference = (description: string) =>
+  Type.Optional(Nullable(Type.String({ maxLength: 100, description })))
+
+/** The body of `POST /v1/tasks` (contract §7). */
+export const CreateTaskBody = Type.Object(
+  {
+    title: Type.String({ minLength: 1, maxLength: 500 }),
+    description: Type.Optional(Type.String({ maxLength: 10_000, description: 'Markdown.' })),
+    project_id: Reference(
+      "The project (a subtask's is its parent's; give it or leave it out). Without a project and a parent, only you and the assignee can open the task.",
+    ),
+    parent_id: Reference('The task this one is a subtask of.'),
+    canvas_id: Reference("A canvas the task comes from; it must be in the task's project."),
+    assignee_id: Reference("A person who can open the task's project."),
+    due: Type.Optional(Nullable(DateOnly)),
+    status: Type.Optional(Type.Enum([...TASK_STATUSES], { default: 'todo' })),
+  },
+  { additionalProperties: false },
+)

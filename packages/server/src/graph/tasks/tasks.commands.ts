@@ -1,0 +1,152 @@
+import type { Static } from 'typebox'
+import { syncResourceIndex } from '../../access/resource-index.ts'
+import { canOpen } from '../../access/visibility.ts'
+import { notFound } from '../../http/problem-catalogue.ts'
+import { requireVisible } from '../../http/require-visible.ts'
+import { idKind, newId } from '../../lib/ids.ts'
+import { requireText, ruleBroken } from '../../writes/business-rule.ts'
+import { personCanOpen } from '../../writes/person-can-open.ts'
+import { recordChange, type WriteContext } from '../../writes/write-context.ts'
+import { presentTask } from './tasks.present.ts'
+import { listTasks, type TaskRow } from './tasks.queries.ts'
+import type { CreateTaskBody, TaskRecord } from './tasks.schemas.ts'
+
+type Task = Static<typeof TaskRecord>
+
+/**
+ * Creates a task (contract §7). Every id in the body must name something the caller may open
+ * (else the one 404, at that field); a subtask lives in its parent's project; a canvas must be
+ * in the task's project; an assignee must be able to open that project. The creator is the actor.
+ */
+export async function createTask(
+  w: WriteContext,
+  input: Static<typeof CreateTaskBody>,
+): Promise<Task> {
+  const ws = w.principal.workspaceId
+  requireText('/title', input.title)
+  await requireVisible(w.trx, w.visibility, [
+    ['/project_id', 'project', input.project_id],
+    ['/parent_id', 'task', input.parent_id],
+    ['/canvas_id', 'canvas', input.canvas_id],
+    ['/assignee_id', 'person', input.assignee_id],
+  ])
+  const parent = input.parent_id ? await taskRow(w, input.parent_id) : undefined
+  if (parent && input.project_id !== undefined && input.project_id !== parent.project_id)
+    throw ruleBroken('/project_id', "must be the parent's project (or left out)")
+  const projectId = parent ? parent.project_id : (input.project_id ?? null)
+  if (input.canvas_id) {
+    const canvas = await w.trx
+      .selectFrom('canvases')
+      .select('project_id')
+      .where('workspace_id', '=', ws)
+      .where('id', '=', input.canvas_id)
+      .executeTakeFirstOrThrow()
+    if (canvas.project_id !== null && canvas.project_id !== projectId)
+      throw ruleBroken('/canvas_id', "must be a canvas of the task's project")
+  }
+  if (
+    input.assignee_id &&
+    projectId &&
+    !(await personCanOpen(w.trx, ws, input.assignee_id, projectId))
+  )
+    throw ruleBroken('/assignee_id', "must be a person who can open the task's project")
+
+  const status = input.status ?? 'todo'
+  const row = {
+    workspace_id: ws,
+    id: newId('task'),
+    title: input.title,
+    description: input.description ?? '',
+    status,
+    due: input.due ?? null,
+    assignee_id: input.assignee_id ?? null,
+    parent_id: parent?.id ?? null,
+    project_id: projectId,
+    canvas_id: input.canvas_id ?? null,
+    creator_id: w.principal.actorId,
+    completed_at: status === 'done' ? w.now : null,
+    created_at: w.now,
+    updated_at: w.now,
+  }
+  await w.trx.insertInto('tasks').values(row).execute()
+  await syncResourceIndex(w.trx, ws, { ids: [row.id] })
+  await recordChange(w, {
+    verb: 'task.created',
+    subjectId: row.id,
+    subjectType: 'task',
+    projectId,
+    refs: [row.parent_id],
+    audit: { resourceId: row.id, resourceType: 'task', before: null, after: auditedTask(row) },
+    eventObject: unfilteredTask(w, row),
+  })
+  return taskFor(w, row.id)
+}
+
+/**
+ * Marks a task done. Completing a task that is already done changes nothing and records
+ * nothing: the call is naturally idempotent, with or without a key.
+ */
+export async function completeTask(w: WriteContext, taskId: string): Promise<Task> {
+  if (idKind(taskId) !== 'task' || !(await canOpen(w.trx, w.visibility, taskId))) throw notFound()
+  const before = await taskRow(w, taskId)
+  if (before.status === 'done') return taskFor(w, taskId)
+  const after = { ...before, status: 'done' as const, completed_at: w.now, updated_at: w.now }
+  await w.trx
+    .updateTable('tasks')
+    .set({ status: 'done', completed_at: w.now, updated_at: w.now })
+    .where('workspace_id', '=', before.workspace_id)
+    .where('id', '=', taskId)
+    .execute()
+  await syncResourceIndex(w.trx, before.workspace_id, { ids: [taskId] })
+  await recordChange(w, {
+    verb: 'task.completed',
+    subjectId: taskId,
+    subjectType: 'task',
+    projectId: before.project_id,
+    refs: [before.parent_id],
+    changes: { status: { from: before.status, to: 'done' } },
+    audit: {
+      resourceId: taskId,
+      resourceType: 'task',
+      before: auditedTask(before),
+      after: auditedTask(after),
+    },
+    eventObject: unfilteredTask(w, after),
+  })
+  return taskFor(w, taskId)
+}
+
+type StoredTask = Omit<TaskRow, `${string}_visible`>
+
+async function taskRow(w: WriteContext, id: string): Promise<StoredTask> {
+  return w.trx
+    .selectFrom('tasks')
+    .selectAll()
+    .where('workspace_id', '=', w.principal.workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+}
+
+// The task as the caller sees it, read back through the visibility module.
+async function taskFor(w: WriteContext, id: string): Promise<Task> {
+  const [row] = await listTasks(w.trx, w.visibility, { ids: [id] }, null, 1)
+  if (!row) throw new Error(`task ${id} is not visible to its writer`)
+  return presentTask(row, w.deps.urls)
+}
+
+// Every link included: each webhook recipient is shown only the links it may open.
+function unfilteredTask(w: WriteContext, row: StoredTask): Task {
+  const visible = {
+    project_visible: true,
+    parent_visible: true,
+    canvas_visible: true,
+    assignee_visible: true,
+    creator_visible: true,
+  }
+  return presentTask({ ...row, ...visible }, w.deps.urls)
+}
+
+function auditedTask(row: StoredTask): Record<string, unknown> {
+  const { workspace_id: _, created_at: __, updated_at: ___, ...fields } = row
+  return { ...fields, completed_at: fields.completed_at?.toISOString() ?? null }
+}

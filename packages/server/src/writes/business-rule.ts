@@ -1,0 +1,16 @@
+import { ProblemError } from '../http/problem-catalogue.ts'
+
+/**
+ * A 422 for a well-formed request that breaks a rule of the product (an assignee who cannot open
+ * the project, a parent in another project), located at the field that breaks it.
+ */
+export function ruleBroken(path: string, message: string): ProblemError {
+  return new ProblemError('validation_failed', `${path.slice(1)} ${message}.`, {
+    errors: [{ path, message }],
+  })
+}
+
+/** Text fields must say something: a title of spaces is refused like an empty one. */
+export function requireText(path: string, value: string | undefined): void {
+  if (value !== undefined && value.trim() === '') throw ruleBroken(path, 'must not be blank')
+}

@@ -1,0 +1,42 @@
+import { createHash } from 'node:crypto'
+import type { FastifyRequest } from 'fastify'
+import { ProblemError } from '../http/problem-catalogue.ts'
+import { canonicalJson } from '../lib/canonical-json.ts'
+
+const KEY = /^[A-Za-z0-9_.:-]{1,255}$/
+
+/**
+ * The request's `Idempotency-Key`, or null when it has none. A quoted structured-field string
+ * (the IETF draft's form, `"abc"`) is accepted as well as a bare token (Stripe's); anything else
+ * is a 400 before the request does anything.
+ */
+export function idempotencyKeyOf(request: FastifyRequest): string | null {
+  const header = request.headers['idempotency-key']
+  if (header === undefined) return null
+  const raw = Array.isArray(header) ? null : header
+  const key = raw?.startsWith('"') && raw.endsWith('"') && raw.length >= 2 ? raw.slice(1, -1) : raw
+  if (key === null || key === undefined || !KEY.test(key)) {
+    throw new ProblemError(
+      'invalid_request',
+      'Idempotency-Key must be 1 to 255 characters of A-Z, a-z, 0-9, "_", ".", ":" and "-" (a UUID is a good choice), sent once.',
+      { errors: [{ path: '/headers/idempotency-key', message: 'is malformed' }] },
+    )
+  }
+  return key
+}
+
+/**
+ * What makes two requests "the same" for a key: method, route, path parameters and the body in
+ * canonical JSON, so a retry that re-serialized its body with other key order still matches.
+ */
+export function requestFingerprint(request: FastifyRequest): string {
+  return createHash('sha256')
+    .update(request.method)
+    .update('\n')
+    .update(request.routeOptions.url ?? request.url)
+    .update('\n')
+    .update(canonicalJson(request.params ?? {}))
+    .update('\n')
+    .update(canonicalJson(request.body ?? null))
+    .digest('hex')
+}

@@ -1,0 +1,108 @@
+import type { Principal } from '../access/principal.ts'
+import type { ReadableType } from '../access/scopes.ts'
+import type { Visibility } from '../access/visibility.ts'
+import type { AppDeps } from '../app-deps.ts'
+import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
+import type { Db } from '../db/database.ts'
+import type { FieldChange } from '../db/tables/activity.table.ts'
+import { activitySearchText } from '../graph/activity/activity-text.ts'
+import { newId } from '../lib/ids.ts'
+
+/** The events of the outbox (contract §10). */
+export const EVENT_TYPES = [
+  'task.created',
+  'task.completed',
+  'comment.created',
+  'canvas.updated',
+  'okr.checkin',
+] as const
+
+/** One of the five event types. */
+export type EventType = (typeof EVENT_TYPES)[number]
+
+/**
+ * Everything a command needs: the transaction it writes in, who acts, what they may open, and
+ * one "now" for every timestamp of the change. `deps.db` is the transaction too, so readers and
+ * presenters called with `deps` see the uncommitted change.
+ */
+export interface WriteContext {
+  readonly trx: Db
+  readonly deps: AppDeps
+  readonly principal: Principal
+  readonly visibility: Visibility
+  readonly readableTypes: ReadableType[]
+  readonly actor: AuditActor
+  readonly now: Date
+}
+
+/** What a command records about its change, beside the change itself. */
+export interface ChangeRecord {
+  /** The activity verb; for the five event types also the outbox event's type. */
+  verb: string
+  subjectId: string
+  subjectType: 'task' | 'comment' | 'okr' | 'canvas'
+  projectId: string | null
+  /** A record inside the subject (the check-in of `okr.checkin`). */
+  objectId?: string | null
+  /** Other resources the entry mentions: it is shown only to those who may open them all. */
+  refs?: readonly (string | null)[]
+  /** The subject's fields that changed, as activity shows them (never hidden ids). */
+  changes?: Record<string, FieldChange>
+  audit: {
+    resourceId: string
+    resourceType: string
+    before: Record<string, unknown> | null
+    after: Record<string, unknown> | null
+  }
+  /** The subject as the event carries it, every link included; null for verbs with no event. */
+  eventObject: Record<string, unknown> | null
+}
+
+/**
+ * Records a change in the transaction that made it: the activity entry, the audit entry with its
+ * diff and, for the five event types, the outbox event. All commit with the change or not at all.
+ */
+export async function recordChange(context: WriteContext, change: ChangeRecord): Promise<void> {
+  const { trx, actor, now } = context
+  const refs = [
+    ...new Set(
+      [change.projectId, ...(change.refs ?? [])].filter(
+        (ref): ref is string => ref !== null && ref !== change.subjectId,
+      ),
+    ),
+  ]
+  await trx
+    .insertInto('activity')
+    .values({
+      workspace_id: actor.workspaceId,
+      id: newId('activity'),
+      verb: change.verb,
+      actor_id: actor.actorId,
+      subject_id: change.subjectId,
+      subject_type: change.subjectType,
+      object_id: change.objectId ?? null,
+      project_id: change.projectId,
+      ref_ids: refs,
+      changes: JSON.stringify(change.changes ?? {}),
+      search_text: activitySearchText(change.verb, change.changes),
+      created_at: now,
+    })
+    .execute()
+  await recordAudit(trx, actor, { action: change.verb, ...change.audit }, now)
+  if (change.eventObject) {
+    await trx
+      .insertInto('events')
+      .values({
+        workspace_id: actor.workspaceId,
+        id: newId('event'),
+        type: change.verb,
+        subject_id: change.subjectId,
+        subject_type: change.subjectType,
+        actor_id: actor.actorId,
+        data: JSON.stringify({ object: change.eventObject }),
+        created_at: now,
+        dispatched_at: null,
+      })
+      .execute()
+  }
+}
