@@ -155,7 +155,16 @@ export function writableBundle(): Bundle {
     ...base,
     api_keys: [
       ...(base.api_keys ?? []).map((key) =>
-        key.key === 'narrow-key' ? key : { ...key, scopes: [...key.scopes, ...ALL_WRITE_SCOPES] },
+        key.key === 'narrow-key'
+          ? key
+          : {
+              ...key,
+              scopes: [
+                ...key.scopes,
+                ...ALL_WRITE_SCOPES,
+                ...(key.key === 'olive-key' ? ['token:manage'] : []),
+              ],
+            },
       ),
       { key: 'read-only-key', person: 'alice', scopes: ALL_READ_SCOPES },
     ],

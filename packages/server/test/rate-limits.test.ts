@@ -1,0 +1,75 @@
+import assert from 'node:assert/strict'
+import { after, before, test } from 'node:test'
+import type { ImportResult } from '../src/bundle/import-bundle.ts'
+import { importOk, tokenOf, writableBundle } from './harness/bundles.ts'
+import { client, startTestApp, type TestApp } from './harness/test-app.ts'
+
+let t: TestApp
+let ws: ImportResult
+
+before(async () => {
+  t = await startTestApp({
+    env: { RATE_LIMIT_READS_PER_MINUTE: '5', RATE_LIMIT_WRITES_PER_MINUTE: '2' },
+  })
+  ws = await importOk(t.db.db, writableBundle())
+})
+after(() => t.close())
+
+// Each test starts at the beginning of a fresh minute.
+function nextMinute() {
+  const now = t.clock.now().getTime()
+  t.clock.advance(60_000 - (now % 60_000))
+}
+
+test('every authenticated response carries RateLimit headers; over the limit is 429', async () => {
+  nextMinute()
+  t.clock.advance(15_000)
+  const api = client(t.app, tokenOf(ws, 'alice-key'))
+  for (let i = 1; i <= 5; i++) {
+    const reply = await api.get('/v1/workspace')
+    assert.equal(reply.status, 200)
+    assert.equal(reply.headers['ratelimit-limit'], '5')
+    assert.equal(reply.headers['ratelimit-remaining'], String(5 - i))
+    assert.equal(reply.headers['ratelimit-reset'], '45')
+    assert.equal(reply.headers['ratelimit-policy'], '5;w=60')
+  }
+  const limited = await api.get('/v1/workspace')
+  assert.equal(limited.status, 429)
+  assert.equal(limited.json.code, 'rate_limited')
+  assert.equal(limited.headers['retry-after'], '45')
+  assert.equal(limited.headers['ratelimit-remaining'], '0')
+  // Errors count and carry the headers too.
+  const missing = await api.get('/v1/resources/tsk_00000000000000000000000000')
+  assert.equal(missing.status, 429)
+  // Another token has its own budget.
+  assert.equal((await client(t.app, tokenOf(ws, 'bob-key')).get('/v1/workspace')).status, 200)
+  // The next minute starts over.
+  nextMinute()
+  assert.equal((await api.get('/v1/workspace')).headers['ratelimit-remaining'], '4')
+})
+
+test('writes have their own, smaller budget', async () => {
+  nextMinute()
+  const api = client(t.app, tokenOf(ws, 'bob-key'))
+  const first = await api.post('/v1/tasks', { title: 'One' })
+  assert.equal(first.status, 201)
+  assert.equal(first.headers['ratelimit-limit'], '2')
+  assert.equal((await api.post('/v1/tasks', { title: 'Two' })).status, 201)
+  const third = await api.post('/v1/tasks', { title: 'Three' })
+  assert.equal(third.status, 429)
+  assert.equal(third.headers['retry-after'], '60')
+  const three = await t.db.db
+    .selectFrom('tasks')
+    .select('id')
+    .where('title', '=', 'Three')
+    .execute()
+  assert.equal(three.length, 0)
+  // Reads are still fine.
+  assert.equal((await api.get('/v1/workspace')).status, 200)
+})
+
+test('requests without a valid token are not counted against anyone and get no budget headers', async () => {
+  const reply = await client(t.app, 'wg_key_nonsense').get('/v1/workspace')
+  assert.equal(reply.status, 401)
+  assert.equal(reply.headers['ratelimit-limit'], undefined)
+})
