@@ -33,6 +33,46 @@ export async function loadRoute(
   }
 }
 
+/**
+ * Loads `POST /v1/tasks` like `loadRoute`: every request creates a task and carries an
+ * Idempotency-Key of its own, so each one runs the whole write path (claim, transaction with
+ * index, activity, audit, outbox event and stored answer).
+ */
+export async function loadTaskCreation(
+  base: string,
+  token: string | undefined,
+  body: Record<string, unknown>,
+  options: { duration: number; connections: number },
+): Promise<Load> {
+  let sent = 0
+  const run = (duration: number) =>
+    autocannon({
+      url: `${base}/v1/tasks`,
+      connections: options.connections,
+      duration,
+      requests: [
+        {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+          setupRequest: (request) => ({
+            ...request,
+            headers: { ...request.headers, 'idempotency-key': `bench-${process.pid}-${++sent}` },
+          }),
+        },
+      ],
+    })
+  await run(2)
+  const result = await run(options.duration)
+  return {
+    requestsPerSecond: result.requests.average,
+    p50: result.latency.p50,
+    p97_5: result.latency.p97_5,
+    p99: result.latency.p99,
+    failures: result.errors + result.timeouts + result.non2xx,
+  }
+}
+
 /** A `workgraph serve` process on a random port, started and waited for. */
 export async function startServer(main: string, args: string[], secret: string) {
   const port = 18_000 + Math.floor(Math.random() * 1000)
@@ -42,6 +82,7 @@ export async function startServer(main: string, args: string[], secret: string) 
       WORKGRAPH_SECRET: secret,
       LOG_LEVEL: 'warn',
       RATE_LIMIT_READS_PER_MINUTE: '10000000',
+      RATE_LIMIT_WRITES_PER_MINUTE: '10000000',
     },
     stdio: ['ignore', 'pipe', 'inherit'],
   })

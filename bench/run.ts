@@ -18,7 +18,7 @@ import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { scaledBundle } from '../packages/server/src/bundle/demo/scaled-bundle.ts'
 import { openDatabase } from '../packages/server/src/db/connect.ts'
-import { type Load, loadRoute, startServer } from './http-load.ts'
+import { type Load, loadRoute, loadTaskCreation, startServer } from './http-load.ts'
 import { benchListQueries } from './list-queries.ts'
 import { type EngineResult, formatReport } from './report.ts'
 import { benchSearch } from './search-queries.ts'
@@ -108,6 +108,22 @@ async function benchHttp(
       load: await loadRoute(`${server.base}/v1/tasks`, keys[key]?.token, http),
     })
   }
+  // Writes next to a read, both under 50 concurrent clients (the member's token).
+  const busy = { ...http, connections: 50 }
+  const member = keys['member-key']?.token
+  routes.push({
+    name: 'GET /v1/projects (member, 50 clients)',
+    load: await loadRoute(`${server.base}/v1/projects`, member, busy),
+  })
+  routes.push({
+    name: 'POST /v1/tasks (member, 50 clients, a key each)',
+    load: await loadTaskCreation(
+      server.base,
+      member,
+      { title: 'Benchmark task', description: 'Created by npm run bench.', due: '2026-12-31' },
+      busy,
+    ),
+  })
   const servePeakMb = server.peakRssMb()
   await server.stop()
   return { routes, servePeakMb }

@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
-import { claimKey, completeKey, IDEMPOTENCY_LEASE_MS } from '../src/writes/idempotency-store.ts'
+import {
+  claimKey,
+  completeKey,
+  IDEMPOTENCY_LEASE_MS,
+  IDEMPOTENCY_WINDOW_MS,
+  sweepExpiredKeys,
+} from '../src/writes/idempotency-store.ts'
 import { importOk, tokenOf, writableBundle } from './harness/bundles.ts'
 import { client, startTestApp, type TestApp } from './harness/test-app.ts'
 
@@ -236,4 +242,27 @@ test('an abandoned claim blocks retries until its lease ends, then a retry takes
   const response = { status: 201, body: '{}' }
   assert.equal(await completeKey(t.db.db, crashed.claim, response, t.deps.secrets), false)
   assert.equal(await completeKey(t.db.db, takeover.claim, response, t.deps.secrets), true)
+})
+
+test('the sweep deletes keys past their 24 hours and nothing else', async () => {
+  const scope = {
+    workspaceId: ws.workspace_id,
+    tokenId: ws.api_keys['bob-key']?.id as string,
+    key: newKey(),
+  }
+  const now = t.clock.now()
+  await claimKey(t.db.db, scope, 'old', t.deps.secrets, now)
+  const fresh = { ...scope, key: newKey() }
+  const later = new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS)
+  await claimKey(t.db.db, fresh, 'new', t.deps.secrets, new Date(later.getTime() - 1000))
+  assert.ok((await sweepExpiredKeys(t.db.db, later)) >= 1)
+  const left = await t.db.db
+    .selectFrom('idempotency_keys')
+    .select('key')
+    .where('key', 'in', [scope.key, fresh.key])
+    .execute()
+  assert.deepEqual(
+    left.map((row) => row.key),
+    [fresh.key],
+  )
 })
