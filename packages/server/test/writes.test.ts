@@ -298,3 +298,32 @@ test('writes need their scope; a read-only key gets 403 with the scope it lacks'
   assert.equal((await api.patch(`/v1/canvases/${id('plan')}`, { title: 'x' })).status, 403)
   assert.equal((await api.post('/v1/comments', { resource_id: id('open'), body: 'x' })).status, 403)
 })
+
+test('every kind of write is in the audit log with a diff of what it changed', async () => {
+  const diffs = async (action: string) =>
+    (
+      await t.db.db
+        .selectFrom('audit_log')
+        .select(['diff', 'actor_id', 'request_id'])
+        .where('action', '=', action)
+        .orderBy('created_at')
+        .execute()
+    ).map((row) => row.diff as Record<string, { from: unknown; to: unknown }>)
+  const [comment] = await diffs('comment.created')
+  assert.deepEqual(comment?.body, { from: null, to: 'Looks good' })
+  assert.equal(comment?.resource_id?.to, id('plan'))
+  const [checkin] = await diffs('okr.checkin')
+  assert.deepEqual(checkin?.key_result_current, { from: 40, to: 70 })
+  assert.deepEqual(checkin?.objective_progress, { from: 0.4, to: 0.7 })
+  assert.deepEqual(checkin?.value, { from: null, to: 70 })
+  const [created] = await diffs('canvas.created')
+  assert.deepEqual(created?.title, { from: null, to: 'Roadmap' })
+  const updates = await diffs('canvas.updated')
+  assert.deepEqual(updates[0]?.links, { from: [], to: [id('t-secret'), id('t-open')] })
+  assert.deepEqual(updates[1]?.title, { from: 'Roadmap', to: 'Roadmap 2027' })
+  assert.deepEqual(updates[1]?.links, {
+    from: [id('t-secret'), id('t-open')],
+    to: [id('open'), id('t-secret')],
+  })
+  assert.equal(Object.keys(updates[1] ?? {}).length, 2, 'unchanged fields are not in the diff')
+})

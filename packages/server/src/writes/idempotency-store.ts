@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto'
-import type { Db } from '../db/database.ts'
+import type { ExpressionBuilder } from 'kysely'
+import type { Database, Db } from '../db/database.ts'
 import type { SecretBox } from '../lib/secret-box.ts'
 
 /** How long a key is remembered, from its first request (contract §9). */
@@ -51,9 +52,7 @@ export async function claimKey(
   for (let attempt = 0; attempt < 3; attempt++) {
     await db
       .deleteFrom('idempotency_keys')
-      .where('workspace_id', '=', scope.workspaceId)
-      .where('token_id', '=', scope.tokenId)
-      .where('key', '=', scope.key)
+      .where(keyIs(scope))
       .where('expires_at', '<=', now)
       .execute()
     const lockToken = randomUUID()
@@ -78,9 +77,7 @@ export async function claimKey(
     const existing = await db
       .selectFrom('idempotency_keys')
       .selectAll()
-      .where('workspace_id', '=', scope.workspaceId)
-      .where('token_id', '=', scope.tokenId)
-      .where('key', '=', scope.key)
+      .where(keyIs(scope))
       .executeTakeFirst()
     if (!existing) continue // released by a failed first request just now: claim again
     if (existing.fingerprint !== fingerprint) return { kind: 'reused' }
@@ -102,9 +99,7 @@ export async function claimKey(
         lock_token: takeover,
         locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
       })
-      .where('workspace_id', '=', scope.workspaceId)
-      .where('token_id', '=', scope.tokenId)
-      .where('key', '=', scope.key)
+      .where(keyIs(scope))
       .where('lock_token', '=', existing.lock_token)
       .where('status', '=', 'in_progress')
       .executeTakeFirst()
@@ -133,9 +128,7 @@ export async function completeKey(
       response_status: response.status,
       response_body: secrets.seal(response.body, sealContext(claim)),
     })
-    .where('workspace_id', '=', claim.workspaceId)
-    .where('token_id', '=', claim.tokenId)
-    .where('key', '=', claim.key)
+    .where(keyIs(claim))
     .where('lock_token', '=', claim.lockToken)
     .where('status', '=', 'in_progress')
     .executeTakeFirst()
@@ -146,9 +139,7 @@ export async function completeKey(
 export async function releaseKey(db: Db, claim: KeyClaim): Promise<void> {
   await db
     .deleteFrom('idempotency_keys')
-    .where('workspace_id', '=', claim.workspaceId)
-    .where('token_id', '=', claim.tokenId)
-    .where('key', '=', claim.key)
+    .where(keyIs(claim))
     .where('lock_token', '=', claim.lockToken)
     .where('status', '=', 'in_progress')
     .execute()
@@ -161,6 +152,11 @@ export async function sweepExpiredKeys(db: Db, now: Date): Promise<number> {
     .where('expires_at', '<=', now)
     .executeTakeFirst()
   return Number(result.numDeletedRows)
+}
+
+function keyIs(scope: KeyScope) {
+  return (eb: ExpressionBuilder<Database, 'idempotency_keys'>) =>
+    eb.and({ workspace_id: scope.workspaceId, token_id: scope.tokenId, key: scope.key })
 }
 
 // A stored response opens only for the key it was stored under.

@@ -19,6 +19,7 @@ const READ_SCOPES = [
   'comment:read',
   'activity:read',
 ]
+const WRITE_SCOPES = ['task:write', 'comment:write', 'okr:checkin', 'canvas:write']
 const SYLLABLES = [
   'ka',
   'lo',
@@ -244,9 +245,9 @@ export function scaledBundle({ scale, seed = 1, today = '2026-11-22' }: ScaledOp
     okrs,
     comments,
     api_keys: [
-      { key: 'owner-key', person: 'u0', scopes: [...READ_SCOPES, 'task:write', 'comment:write'] },
-      { key: 'power-key', person: 'u1', scopes: READ_SCOPES },
-      { key: 'member-key', person: 'u5', scopes: READ_SCOPES },
+      { key: 'owner-key', person: 'u0', scopes: [...READ_SCOPES, ...WRITE_SCOPES] },
+      { key: 'power-key', person: 'u1', scopes: [...READ_SCOPES, ...WRITE_SCOPES] },
+      { key: 'member-key', person: 'u5', scopes: [...READ_SCOPES, ...WRITE_SCOPES] },
       { key: 'guest-key', person: 'u2', scopes: READ_SCOPES },
     ],
   }
