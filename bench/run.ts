@@ -45,7 +45,8 @@ const log = (line: string) => process.stderr.write(`${line}\n`)
 
 const inMemory = scale > 200_000
 const bundleFile = join(work, `bench-bundle-${scale}.json`)
-if (!inMemory && !existsSync(bundleFile)) {
+// Generated afresh every run: a bundle left by an older generator would measure old data.
+if (!inMemory) {
   log(`Generating a bundle of about ${scale} items…`)
   writeFileSync(bundleFile, JSON.stringify(scaledBundle({ scale, seed: 1 })))
 }

@@ -11,7 +11,7 @@
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
@@ -81,7 +81,12 @@ async function postgresAdmin(): Promise<pg.Client | null> {
 let failures = 0
 if (engines.includes('pglite')) {
   const template = await pgliteTemplate()
-  failures += (await runSuite('pglite', { WORKGRAPH_TEST_PGLITE_TEMPLATE: template })) === 0 ? 0 : 1
+  try {
+    const code = await runSuite('pglite', { WORKGRAPH_TEST_PGLITE_TEMPLATE: template })
+    failures += code === 0 ? 0 : 1
+  } finally {
+    rmSync(template, { force: true })
+  }
 }
 if (engines.includes('postgres')) {
   const admin = await postgresAdmin()
