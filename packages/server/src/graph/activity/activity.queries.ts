@@ -73,8 +73,13 @@ export async function listActivity(
   if (filters.project_id) query = query.where('a.project_id', '=', filters.project_id)
   if (filters.resource_id) {
     const id = filters.resource_id
+    // `@>` rather than `= any(…)`: only containment can use the GIN index on ref_ids, and with
+    // both arms indexed the planner ORs two bitmaps instead of walking the whole feed.
     query = query.where((eb) =>
-      eb.or([eb('a.subject_id', '=', id), eb(sql.val(id), '=', sql<string>`any(a.ref_ids)`)]),
+      eb.or([
+        eb('a.subject_id', '=', id),
+        eb('a.ref_ids', '@>', sql<string[]>`array[${id}]::text[]`),
+      ]),
     )
   }
   if (filters.actor_id) query = query.where('a.actor_id', '=', filters.actor_id)
