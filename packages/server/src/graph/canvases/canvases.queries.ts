@@ -4,7 +4,7 @@ import { indexedRefVisible, personRefVisible } from '../../access/visible-refs.t
 import type { Db } from '../../db/database.ts'
 import type { CanvasesTable } from '../../db/tables/canvas.table.ts'
 import type { CursorPosition } from '../../lib/cursor.ts'
-import { newestFirstAfter } from '../keyset.ts'
+import { visiblePage } from '../visible-page.ts'
 
 /** A canvas row with its visible links. */
 export type CanvasRow = Selectable<CanvasesTable> & {
@@ -31,24 +31,9 @@ export async function listCanvases(
   after: CursorPosition | null,
   limit: number,
 ): Promise<CanvasRow[]> {
-  let page = db
-    .selectFrom('resource_index as r')
-    .select(['r.id', 'r.created_at'])
-    .where('r.workspace_id', '=', visibility.principal.workspaceId)
-    .where('r.type', '=', 'canvas')
-    .where(visibility.row())
-    .where(newestFirstAfter('r', after))
-  if (filters.ids) page = page.where('r.id', 'in', [...filters.ids])
-  if (filters.project_id) page = page.where('r.project_id', '=', filters.project_id)
-  // The page first, then the link checks for its rows only (see listTasks).
+  // The page first, then the link checks for its rows only (see visiblePage).
   return db
-    .selectFrom(
-      page
-        .orderBy('r.created_at', 'desc')
-        .orderBy('r.id', 'desc')
-        .limit(limit + 1)
-        .as('page'),
-    )
+    .selectFrom(visiblePage(db, visibility, 'canvas', filters, after, limit))
     .innerJoin('canvases as c', (join) =>
       join
         .on('c.workspace_id', '=', visibility.principal.workspaceId)

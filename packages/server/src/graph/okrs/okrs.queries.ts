@@ -4,7 +4,7 @@ import { indexedRefVisible, personRefVisible, teamRefVisible } from '../../acces
 import type { Db } from '../../db/database.ts'
 import type { ObjectivesTable } from '../../db/tables/okr.table.ts'
 import type { CursorPosition } from '../../lib/cursor.ts'
-import { newestFirstAfter } from '../keyset.ts'
+import { visiblePage } from '../visible-page.ts'
 
 /** A key result as loaded with its objective. */
 export interface KeyResultJson {
@@ -40,36 +40,23 @@ export async function listOkrs(
   after: CursorPosition | null,
   limit: number,
 ): Promise<OkrRow[]> {
-  let page = db
-    .selectFrom('resource_index as r')
-    .select(['r.id', 'r.created_at'])
-    .where('r.workspace_id', '=', visibility.principal.workspaceId)
-    .where('r.type', '=', 'okr')
-    .where(visibility.row())
-    .where(newestFirstAfter('r', after))
-  if (filters.ids) page = page.where('r.id', 'in', [...filters.ids])
-  if (filters.project_id) page = page.where('r.project_id', '=', filters.project_id)
   const { session, team_id } = filters
-  if (session || team_id) {
-    page = page.where(({ exists, selectFrom }) => {
-      let objective = selectFrom('objectives as o')
-        .select('o.id')
-        .whereRef('o.workspace_id', '=', 'r.workspace_id')
-        .whereRef('o.id', '=', 'r.id')
-      if (session) objective = objective.where('o.session', '=', session)
-      if (team_id) objective = objective.where('o.team_id', '=', team_id)
-      return exists(objective)
-    })
-  }
-  // The page first, then the link checks for its rows only (see listTasks).
+  const page = visiblePage(db, visibility, 'okr', filters, after, limit, (rows) =>
+    session || team_id
+      ? rows.where(({ exists, selectFrom }) => {
+          let objective = selectFrom('objectives as o')
+            .select('o.id')
+            .whereRef('o.workspace_id', '=', 'r.workspace_id')
+            .whereRef('o.id', '=', 'r.id')
+          if (session) objective = objective.where('o.session', '=', session)
+          if (team_id) objective = objective.where('o.team_id', '=', team_id)
+          return exists(objective)
+        })
+      : rows,
+  )
+  // The page first, then the link checks for its rows only (see visiblePage).
   return db
-    .selectFrom(
-      page
-        .orderBy('r.created_at', 'desc')
-        .orderBy('r.id', 'desc')
-        .limit(limit + 1)
-        .as('page'),
-    )
+    .selectFrom(page)
     .innerJoin('objectives as o', (join) =>
       join
         .on('o.workspace_id', '=', visibility.principal.workspaceId)

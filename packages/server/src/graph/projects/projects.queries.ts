@@ -4,7 +4,7 @@ import { personRefVisible, teamRefVisible } from '../../access/visible-refs.ts'
 import type { Db } from '../../db/database.ts'
 import type { ProjectsTable } from '../../db/tables/project.table.ts'
 import type { CursorPosition } from '../../lib/cursor.ts'
-import { newestFirstAfter } from '../keyset.ts'
+import { visiblePage } from '../visible-page.ts'
 
 /** A project row with its links already reduced to what the principal may see. */
 export type ProjectRow = Selectable<ProjectsTable> & {
@@ -32,35 +32,23 @@ export async function listProjects(
   after: CursorPosition | null,
   limit: number,
 ): Promise<ProjectRow[]> {
-  let page = db
-    .selectFrom('resource_index as r')
-    .select(['r.id', 'r.created_at'])
-    .where('r.workspace_id', '=', visibility.principal.workspaceId)
-    .where('r.type', '=', 'project')
-    .where(visibility.row())
-    .where(newestFirstAfter('r', after))
-  if (filters.ids) page = page.where('r.id', 'in', [...filters.ids])
   const status = filters.status as ProjectRow['status'][] | undefined
-  if (status?.length) {
-    page = page.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('projects as p')
-          .select('p.id')
-          .whereRef('p.workspace_id', '=', 'r.workspace_id')
-          .whereRef('p.id', '=', 'r.id')
-          .where('p.status', 'in', status),
-      ),
-    )
-  }
-  // The page first, then members and link checks for its rows only (see listTasks).
+  const page = visiblePage(db, visibility, 'project', filters, after, limit, (rows) =>
+    status?.length
+      ? rows.where(({ exists, selectFrom }) =>
+          exists(
+            selectFrom('projects as p')
+              .select('p.id')
+              .whereRef('p.workspace_id', '=', 'r.workspace_id')
+              .whereRef('p.id', '=', 'r.id')
+              .where('p.status', 'in', status),
+          ),
+        )
+      : rows,
+  )
+  // The page first, then members and link checks for its rows only (see visiblePage).
   return db
-    .selectFrom(
-      page
-        .orderBy('r.created_at', 'desc')
-        .orderBy('r.id', 'desc')
-        .limit(limit + 1)
-        .as('page'),
-    )
+    .selectFrom(page)
     .innerJoin('projects as p', (join) =>
       join
         .on('p.workspace_id', '=', visibility.principal.workspaceId)

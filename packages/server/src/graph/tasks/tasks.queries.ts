@@ -4,7 +4,7 @@ import { actorRefVisible, indexedRefVisible, personRefVisible } from '../../acce
 import type { Db } from '../../db/database.ts'
 import type { TasksTable } from '../../db/tables/task.table.ts'
 import type { CursorPosition } from '../../lib/cursor.ts'
-import { newestFirstAfter } from '../keyset.ts'
+import { visiblePage } from '../visible-page.ts'
 
 /** A task row and whether each of its links is visible to the principal. */
 export type TaskRow = Selectable<TasksTable> & {
@@ -37,40 +37,27 @@ export async function listTasks(
   after: CursorPosition | null,
   limit: number,
 ): Promise<TaskRow[]> {
-  let page = db
-    .selectFrom('resource_index as r')
-    .select(['r.id', 'r.created_at'])
-    .where('r.workspace_id', '=', visibility.principal.workspaceId)
-    .where('r.type', '=', 'task')
-    .where(visibility.row())
-    .where(newestFirstAfter('r', after))
-  if (filters.ids) page = page.where('r.id', 'in', [...filters.ids])
-  if (filters.project_id) page = page.where('r.project_id', '=', filters.project_id)
   const { assignee_id, due_before, due_after } = filters
   const status = filters.status as TaskRow['status'][] | undefined
-  if (assignee_id || status?.length || due_before || due_after) {
+  const page = visiblePage(db, visibility, 'task', filters, after, limit, (rows) =>
     // Filters on task columns join the task only when asked, so an unfiltered list keeps walking
     // the resource index in order and stops after one page.
-    page = page.where(({ exists, selectFrom }) => {
-      let task = selectFrom('tasks as t')
-        .select('t.id')
-        .whereRef('t.workspace_id', '=', 'r.workspace_id')
-        .whereRef('t.id', '=', 'r.id')
-      if (assignee_id) task = task.where('t.assignee_id', '=', assignee_id)
-      if (status?.length) task = task.where('t.status', 'in', status)
-      if (due_before) task = task.where('t.due', '<=', due_before)
-      if (due_after) task = task.where('t.due', '>=', due_after)
-      return exists(task)
-    })
-  }
+    assignee_id || status?.length || due_before || due_after
+      ? rows.where(({ exists, selectFrom }) => {
+          let task = selectFrom('tasks as t')
+            .select('t.id')
+            .whereRef('t.workspace_id', '=', 'r.workspace_id')
+            .whereRef('t.id', '=', 'r.id')
+          if (assignee_id) task = task.where('t.assignee_id', '=', assignee_id)
+          if (status?.length) task = task.where('t.status', 'in', status)
+          if (due_before) task = task.where('t.due', '<=', due_before)
+          if (due_after) task = task.where('t.due', '>=', due_after)
+          return exists(task)
+        })
+      : rows,
+  )
   return db
-    .selectFrom(
-      page
-        .orderBy('r.created_at', 'desc')
-        .orderBy('r.id', 'desc')
-        .limit(limit + 1)
-        .as('page'),
-    )
+    .selectFrom(page)
     .innerJoin('tasks as t', (join) =>
       join
         .on('t.workspace_id', '=', visibility.principal.workspaceId)
