@@ -9,6 +9,11 @@ import type { ResourceIndexTable } from './tables/resource-index.table.ts'
 import type { TasksTable } from './tables/task.table.ts'
 import type { OAuthClientsTable, TokensTable } from './tables/token.table.ts'
 import type {
+  WebhookAttemptsTable,
+  WebhookDeliveriesTable,
+  WebhookEndpointsTable,
+} from './tables/webhook.table.ts'
+import type {
   IntegrationsTable,
   PeopleTable,
   TeamMembersTable,
@@ -46,6 +51,9 @@ export interface Database {
   events: EventsTable
   idempotency_keys: IdempotencyKeysTable
   rate_limit_windows: RateLimitWindowsTable
+  webhook_endpoints: WebhookEndpointsTable
+  webhook_deliveries: WebhookDeliveriesTable
+  webhook_attempts: WebhookAttemptsTable
 }
 
 /** The database, or a transaction on it: every query function takes this first. */

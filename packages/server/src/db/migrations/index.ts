@@ -3,6 +3,7 @@ import * as graph from './0001-graph.ts'
 import * as audit from './0002-audit.ts'
 import * as search from './0003-search.ts'
 import * as writes from './0004-writes.ts'
+import * as webhooks from './0005-webhooks.ts'
 
 /** Every migration, in order. Names sort; a migration is never edited once it has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -10,4 +11,5 @@ export const migrations: Record<string, Migration> = {
   '0002-audit': audit,
   '0003-search': search,
   '0004-writes': writes,
+  '0005-webhooks': webhooks,
 }
