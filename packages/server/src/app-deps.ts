@@ -12,10 +12,12 @@ import { CursorCodec } from './lib/cursor.ts'
 import { UrlBuilder } from './lib/resource-urls.ts'
 import { SecretBox } from './lib/secret-box.ts'
 
-/** Seams of the write path, for tests that must make a committed-looking write fail. */
+/** Seams of the write path: tests make a committed-looking write fail; the dispatcher listens. */
 export interface WriteHooks {
   /** Runs inside each write's transaction after all its rows are written, just before commit. */
   beforeCommit?: ((route: string) => Promise<void>) | undefined
+  /** Runs after each write commits; the in-process webhook dispatcher listens here. */
+  afterCommit?: (() => void) | undefined
 }
 
 /** Everything route modules and services need, passed explicitly (no globals). */

@@ -21,6 +21,7 @@ import { defaultEmptyBody, validatorCompiler } from './http/validators.ts'
 import { searchRoutes } from './search/search.routes.ts'
 import { summaryRoutes } from './summaries/summaries.routes.ts'
 import { tokenRoutes } from './tokens/tokens.routes.ts'
+import { webhookRoutes } from './webhooks/webhooks.routes.ts'
 
 /** Options of buildApp that differ between the server, tests and benchmarks. */
 export interface AppOptions {
@@ -79,5 +80,6 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(summaryRoutes(deps))
   await app.register(tokenRoutes(deps))
   await app.register(auditRoutes(deps))
+  await app.register(webhookRoutes(deps))
   return app
 }

@@ -18,6 +18,9 @@ export interface Config {
   readonly readRateLimitPerMinute: number
   readonly writeRateLimitPerMinute: number
   readonly webhooksAllowHttpLoopback: boolean
+  /** Whether `serve` also dispatches webhooks (off when separate `workgraph worker`s do). */
+  readonly webhooksDispatch: boolean
+  readonly webhookLogRetentionDays: number
 }
 
 /** One documented setting: its environment variable, CLI flag and default. */
@@ -98,6 +101,18 @@ export const SETTINGS: readonly SettingSpec[] = [
     default: 'false',
     description: 'Development only: allow plain `http` webhook endpoints on loopback addresses.',
   },
+  {
+    env: 'WEBHOOKS_DISPATCH',
+    default: 'true',
+    description:
+      'Whether `serve` delivers webhooks itself. Set `false` on API instances when `workgraph worker` processes deliver them.',
+  },
+  {
+    env: 'WEBHOOK_LOG_RETENTION_DAYS',
+    default: '30',
+    description:
+      'Days webhook attempts (request and response bytes) and finished deliveries are kept.',
+  },
 ]
 
 /** Values given on the command line; they win over the environment. */
@@ -140,6 +155,13 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     webhooksAllowHttpLoopback: boolean(
       'WEBHOOKS_ALLOW_HTTP_LOOPBACK',
       env.WEBHOOKS_ALLOW_HTTP_LOOPBACK ?? 'false',
+    ),
+    webhooksDispatch: boolean('WEBHOOKS_DISPATCH', env.WEBHOOKS_DISPATCH ?? 'true'),
+    webhookLogRetentionDays: integer(
+      'WEBHOOK_LOG_RETENTION_DAYS',
+      env.WEBHOOK_LOG_RETENTION_DAYS ?? '30',
+      1,
+      3650,
     ),
   })
 }

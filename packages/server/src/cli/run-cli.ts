@@ -5,6 +5,7 @@ import { demoCommand } from './demo.command.ts'
 import { importCommand } from './import.command.ts'
 import { migrateCommand } from './migrate.command.ts'
 import { serveCommand } from './serve.command.ts'
+import { workerCommand } from './worker.command.ts'
 
 const HELP = `workgraph: the Workgraph API server and its tools
 
@@ -13,6 +14,7 @@ Usage:
   workgraph import  FILE [--data DIR | --database-url URL] [--json]
   workgraph demo    [--out FILE] [--scale N] [--seed S] [--today YYYY-MM-DD]
   workgraph migrate [--data DIR | --database-url URL]
+  workgraph worker  [--data DIR | --database-url URL] [--once]   (delivers webhooks)
 
 Without --database-url (or DATABASE_URL) the embedded database in --data (default ./.workgraph)
 is used. Every setting is described in docs/configuration.md.
@@ -23,6 +25,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   import: importCommand,
   demo: demoCommand,
   migrate: migrateCommand,
+  worker: workerCommand,
 }
 
 /** Runs one CLI command and returns its exit status: 0 success, 1 failure, 2 usage error. */

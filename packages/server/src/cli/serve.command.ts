@@ -3,16 +3,15 @@ import { buildApp } from '../app.ts'
 import { createAppDeps } from '../app-deps.ts'
 import { loadConfig, loadSecret } from '../config.ts'
 import { createLogger } from '../http/logger.ts'
-import { sweepExpiredKeys } from '../writes/idempotency-store.ts'
+import { startBackgroundJobs } from './background-jobs.ts'
 import type { CliIO } from './cli-io.ts'
 import { prepareDemo } from './demo-access.ts'
 import { describeDatabase, openMigratedDatabase } from './open-database.ts'
 
-const SWEEP_EVERY_MS = 10 * 60_000
-
 /**
  * `workgraph serve [--port 8080] [--host 127.0.0.1] [--data DIR | --database-url URL] [--demo]`:
- * runs the API until SIGTERM or SIGINT, then drains in-flight requests and closes the database.
+ * runs the API (and, unless WEBHOOKS_DISPATCH=false, the webhook dispatcher) until SIGTERM or
+ * SIGINT, then drains in-flight requests and deliveries and closes the database.
  */
 export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parseArgs({
@@ -42,13 +41,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   )
   const deps = createAppDeps({ db: handle.db, engine: handle.engine, config, secret })
   const app = await buildApp(deps, { logger })
-  // Expired keys would be ignored anyway; sweeping keeps the table small. Any instance may do it.
-  const sweeper = setInterval(() => {
-    sweepExpiredKeys(handle.db, deps.clock.now()).catch((error: unknown) =>
-      logger.warn({ err: error }, 'could not sweep expired idempotency keys'),
-    )
-  }, SWEEP_EVERY_MS)
-  sweeper.unref()
+  const jobs = startBackgroundJobs(deps, logger, { dispatch: config.webhooksDispatch })
   try {
     const demo = values.demo ? await prepareDemo(handle.db, deps.clock.now()) : undefined
     await app.listen({ port: config.port, host: config.host })
@@ -69,7 +62,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     }
     io.stdout.write(`${lines.join('\n')}\n\n`)
   } catch (error) {
-    clearInterval(sweeper)
+    await jobs.stop()
     await app.close()
     await handle.close()
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
@@ -87,8 +80,8 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   })
   app.log.info({ signal }, 'shutting down: draining in-flight requests')
   deps.lifecycle.draining = true
-  clearInterval(sweeper)
   await app.close()
+  await jobs.stop()
   await handle.close()
   return 0
 }

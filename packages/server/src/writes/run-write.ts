@@ -16,7 +16,7 @@ import type { WriteContext } from './write-context.ts'
 
 /** A command's answer: its status and the record it returns. */
 export interface WriteResult {
-  status: 200 | 201
+  status: 200 | 201 | 202
   body: unknown
 }
 
@@ -78,6 +78,8 @@ export async function runWrite(
       await deps.writeHooks.beforeCommit?.(request.routeOptions.url ?? request.url)
       return stored
     })
+    // The outbox may hold a new event: an in-process dispatcher picks it up now, not at its poll.
+    deps.writeHooks.afterCommit?.()
     return sendStored(reply, response, false)
   } catch (error) {
     if (error instanceof LeaseLost) throw keyInUse()

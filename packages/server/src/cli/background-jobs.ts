@@ -1,0 +1,51 @@
+import type { Logger } from 'pino'
+import type { AppDeps } from '../app-deps.ts'
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts'
+import { sweepWebhookHistory } from '../webhooks/webhook-retention.ts'
+import { sweepExpiredKeys } from '../writes/idempotency-store.ts'
+
+const SWEEP_EVERY_MS = 10 * 60_000
+
+/** Work a process does beside answering requests; `stop` ends it gracefully. */
+export interface BackgroundJobs {
+  stop(): Promise<void>
+}
+
+/**
+ * Starts the sweepers (expired idempotency keys, webhook history past retention; any instance may
+ * run them, and deleting twice is harmless) and, when asked, a webhook dispatcher that a write's
+ * commit wakes at once.
+ */
+export function startBackgroundJobs(
+  deps: AppDeps,
+  logger: Logger,
+  options: { dispatch: boolean },
+): BackgroundJobs {
+  const sweep = () => {
+    const now = deps.clock.now()
+    sweepExpiredKeys(deps.db, now).catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not sweep expired idempotency keys'),
+    )
+    sweepWebhookHistory(deps.db, now, deps.config.webhookLogRetentionDays).catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not sweep webhook history'),
+    )
+  }
+  const sweeper = setInterval(sweep, SWEEP_EVERY_MS)
+  sweeper.unref()
+  const dispatcher = options.dispatch
+    ? new WebhookDispatcher(deps, {
+        onError: (error) => logger.warn({ err: error }, 'webhook dispatch round failed; retrying'),
+      })
+    : null
+  if (dispatcher) {
+    deps.writeHooks.afterCommit = () => dispatcher.nudge()
+    dispatcher.start()
+  }
+  return {
+    async stop() {
+      clearInterval(sweeper)
+      deps.writeHooks.afterCommit = undefined
+      await dispatcher?.stop()
+    },
+  }
+}

@@ -1,0 +1,51 @@
+import { parseArgs } from 'node:util'
+import { createAppDeps } from '../app-deps.ts'
+import { loadConfig, loadSecret } from '../config.ts'
+import { createLogger } from '../http/logger.ts'
+import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts'
+import { startBackgroundJobs } from './background-jobs.ts'
+import type { CliIO } from './cli-io.ts'
+import { openMigratedDatabase } from './open-database.ts'
+
+/**
+ * `workgraph worker [--data DIR | --database-url URL] [--once]`: delivers webhooks without serving
+ * the API. Run any number of them beside API instances started with WEBHOOKS_DISPATCH=false.
+ * `--once` delivers everything due now and exits (for cron and tests).
+ */
+export async function workerCommand(args: string[], io: CliIO): Promise<number> {
+  const { values } = parseArgs({
+    args,
+    options: {
+      data: { type: 'string' },
+      'database-url': { type: 'string' },
+      once: { type: 'boolean', default: false },
+    },
+    strict: true,
+  })
+  const config = loadConfig(io.env, { data: values.data, databaseUrl: values['database-url'] })
+  const secret = loadSecret(io.env, config)
+  const logger = createLogger(config.logLevel)
+  const handle = await openMigratedDatabase(config, (error) =>
+    logger.warn({ err: error }, 'a database connection was closed; the pool reconnects'),
+  )
+  const deps = createAppDeps({ db: handle.db, engine: handle.engine, config, secret })
+  try {
+    if (values.once) {
+      const dispatcher = new WebhookDispatcher(deps)
+      await dispatcher.drain()
+      await dispatcher.stop()
+      return 0
+    }
+    const jobs = startBackgroundJobs(deps, logger, { dispatch: true })
+    io.stdout.write('Workgraph worker: delivering webhooks until SIGTERM or SIGINT.\n')
+    const signal = await new Promise<NodeJS.Signals>((resolve) => {
+      process.once('SIGTERM', () => resolve('SIGTERM'))
+      process.once('SIGINT', () => resolve('SIGINT'))
+    })
+    logger.info({ signal }, 'worker shutting down: finishing deliveries in flight')
+    await jobs.stop()
+    return 0
+  } finally {
+    await handle.close()
+  }
+}

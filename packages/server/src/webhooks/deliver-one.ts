@@ -1,0 +1,207 @@
+import type { Dispatcher } from 'undici'
+import { canOpen } from '../access/visibility.ts'
+import type { AppDeps } from '../app-deps.ts'
+import type { Db } from '../db/database.ts'
+import type { DeliveryStatus } from '../db/tables/webhook.table.ts'
+import type { ClaimedDelivery } from './delivery-queue.ts'
+import { buildDeliveryRequest, type DeliveryRequest } from './delivery-request.ts'
+import { type SendResult, sendDelivery } from './delivery-sender.ts'
+import { disableEndpoint, recordEndpointHealth } from './endpoint-health.ts'
+import { openableLinks, ownerAccess, scopeReads } from './endpoint-owner.ts'
+import { openEndpointSecrets } from './endpoint-secrets.ts'
+import { linkedIds, redactLinks } from './redact-links.ts'
+import { outcomeOf, retryDelayMs } from './retry-policy.ts'
+import { checkEndpointUrl, DESTINATION_NOT_ALLOWED } from './ssrf-guard.ts'
+
+/** What sending needs beside the app's dependencies. */
+export interface SendContext {
+  readonly deps: AppDeps
+  /** The guarded HTTP client: every address is checked when the socket opens. */
+  readonly agent: Dispatcher
+  /** Source of the retry jitter, in [0, 1). */
+  readonly random: () => number
+  /** One attempt's deadline. */
+  readonly timeoutMs: number
+}
+
+/**
+ * Makes one claimed attempt: re-checks at send time that the endpoint is live and that its owner
+ * may still open the subject, shows the owner only the links it may open, signs with the secrets
+ * valid now, sends through the guarded client and records the attempt and the new state.
+ */
+export async function deliverOne(context: SendContext, claimed: ClaimedDelivery): Promise<void> {
+  const { deps } = context
+  const row = await deps.db
+    .selectFrom('webhook_deliveries as d')
+    .innerJoin('webhook_endpoints as e', (join) =>
+      join.onRef('e.workspace_id', '=', 'd.workspace_id').onRef('e.id', '=', 'd.endpoint_id'),
+    )
+    .innerJoin('events as v', (join) =>
+      join.onRef('v.workspace_id', '=', 'd.workspace_id').onRef('v.id', '=', 'd.event_id'),
+    )
+    .selectAll('e')
+    .select(['v.type', 'v.subject_id', 'v.subject_type', 'v.data', 'v.created_at as event_at'])
+    .where('d.workspace_id', '=', claimed.workspaceId)
+    .where('d.id', '=', claimed.id)
+    .executeTakeFirst()
+  if (!row) return
+  if (row.deleted_at !== null || row.status !== 'active') {
+    await settle(
+      deps.db,
+      claimed,
+      'skipped',
+      row.deleted_at ? 'endpoint_deleted' : 'endpoint_disabled',
+      deps.clock.now(),
+    )
+    return
+  }
+  const access = await ownerAccess(deps, deps.db, row)
+  if (
+    !access ||
+    !scopeReads(access, row.subject_type) ||
+    !(await canOpen(deps.db, access.visibility, row.subject_id))
+  ) {
+    await settle(deps.db, claimed, 'skipped', 'not_visible', deps.clock.now())
+    return
+  }
+  const object = row.data.object
+  const links = await openableLinks(deps.db, access, linkedIds(object))
+  const startedAt = deps.clock.now()
+  const secrets = openEndpointSecrets(deps, row, startedAt)
+  const request = buildDeliveryRequest({
+    event: {
+      id: claimed.eventId,
+      type: row.type,
+      workspaceId: row.workspace_id,
+      createdAt: row.event_at,
+    },
+    object: redactLinks(object, links),
+    deliveryId: claimed.id,
+    attempt: claimed.attempt,
+    sentAt: Math.floor(startedAt.getTime() / 1000),
+    secret: secrets.current,
+    previousSecret: secrets.previous,
+  })
+  const destination = checkEndpointUrl(row.url, {
+    allowHttpLoopback: deps.config.webhooksAllowHttpLoopback,
+  })
+  const result: SendResult = destination.ok
+    ? await sendDelivery(
+        context.agent,
+        destination.url,
+        request.headers,
+        request.body,
+        context.timeoutMs,
+      )
+    : {
+        status: null,
+        responseBody: null,
+        retryAfter: null,
+        errorKind: DESTINATION_NOT_ALLOWED,
+        durationMs: 0,
+      }
+  await recordAttempt(context, claimed, row.url, request, result, startedAt)
+}
+
+async function recordAttempt(
+  context: SendContext,
+  claimed: ClaimedDelivery,
+  url: string,
+  request: DeliveryRequest,
+  result: SendResult,
+  startedAt: Date,
+): Promise<void> {
+  const { deps } = context
+  const now = deps.clock.now()
+  const outcome = outcomeOf(result.status)
+  await deps.db.transaction().execute(async (trx) => {
+    await trx
+      .insertInto('webhook_attempts')
+      .values({
+        workspace_id: claimed.workspaceId,
+        delivery_id: claimed.id,
+        attempt: claimed.attempt,
+        trigger: claimed.attempt > claimed.runAttempts ? 'replay' : 'auto',
+        started_at: startedAt,
+        duration_ms: result.durationMs,
+        url,
+        request_headers: JSON.stringify(request.headers),
+        request_body: request.body,
+        response_status: result.status,
+        response_body: result.responseBody,
+        error_kind: result.errorKind,
+      })
+      .onConflict((conflict) =>
+        conflict.columns(['workspace_id', 'delivery_id', 'attempt']).doNothing(),
+      )
+      .execute()
+    const delay =
+      outcome === 'failed'
+        ? retryDelayMs(
+            {
+              runAttempts: claimed.runAttempts,
+              status: result.status,
+              errorKind: result.errorKind,
+              retryAfter: result.retryAfter,
+              now,
+            },
+            context.random,
+          )
+        : null
+    const status: DeliveryStatus =
+      outcome === 'succeeded' ? 'succeeded' : delay === null ? 'failed' : 'retrying'
+    const held = await settle(
+      trx,
+      claimed,
+      status,
+      result.errorKind,
+      now,
+      delay === null ? null : new Date(now.getTime() + delay),
+    )
+    // A lost lease: the attempt stays in the log, but the state belongs to the new holder.
+    if (!held) return
+    if (outcome === 'gone')
+      await disableEndpoint(
+        trx,
+        claimed.workspaceId,
+        claimed.endpointId,
+        'The receiver answered 410 Gone.',
+        now,
+      )
+    else
+      await recordEndpointHealth(
+        trx,
+        claimed.workspaceId,
+        claimed.endpointId,
+        outcome === 'succeeded',
+        now,
+      )
+  })
+}
+
+// Ends this lease with a new state; false when the lease was lost to another dispatcher.
+async function settle(
+  db: Db,
+  claimed: ClaimedDelivery,
+  status: DeliveryStatus,
+  error: string | null,
+  now: Date,
+  nextAttemptAt: Date | null = null,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('webhook_deliveries')
+    .set({
+      status,
+      last_error: error,
+      next_attempt_at: nextAttemptAt,
+      locked_by: null,
+      locked_until: null,
+      updated_at: now,
+    })
+    .where('workspace_id', '=', claimed.workspaceId)
+    .where('id', '=', claimed.id)
+    .where('status', '=', 'in_flight')
+    .where('locked_by', '=', claimed.lock)
+    .executeTakeFirst()
+  return result.numUpdatedRows > 0n
+}

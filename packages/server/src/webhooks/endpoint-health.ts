@@ -1,0 +1,79 @@
+import type { Db } from '../db/database.ts'
+import { DISABLE_AFTER_MS } from './retry-policy.ts'
+
+/**
+ * Tracks whether an endpoint still works: any success resets the clock; the first failure after a
+ * success starts it; a failure five days after that disables the endpoint (never deletes it).
+ */
+export async function recordEndpointHealth(
+  db: Db,
+  workspaceId: string,
+  endpointId: string,
+  succeeded: boolean,
+  now: Date,
+): Promise<void> {
+  if (succeeded) {
+    // Touch the row only when something changes or once a minute: a busy endpoint's successes
+    // would otherwise queue on its row lock.
+    await db
+      .updateTable('webhook_endpoints')
+      .set({ last_success_at: now, failing_since: null })
+      .where('workspace_id', '=', workspaceId)
+      .where('id', '=', endpointId)
+      .where((eb) =>
+        eb.or([
+          eb('failing_since', 'is not', null),
+          eb('last_success_at', 'is', null),
+          eb('last_success_at', '<', new Date(now.getTime() - 60_000)),
+        ]),
+      )
+      .execute()
+    return
+  }
+  const endpoint = await db
+    .updateTable('webhook_endpoints as e')
+    .set((eb) => ({ failing_since: eb.fn.coalesce('e.failing_since', eb.val(now)) }))
+    .where('e.workspace_id', '=', workspaceId)
+    .where('e.id', '=', endpointId)
+    .returning(['e.failing_since', 'e.status'])
+    .executeTakeFirst()
+  if (
+    endpoint?.status === 'active' &&
+    endpoint.failing_since !== null &&
+    now.getTime() - endpoint.failing_since.getTime() >= DISABLE_AFTER_MS
+  ) {
+    await disableEndpoint(db, workspaceId, endpointId, 'No successful delivery for 5 days.', now)
+  }
+}
+
+/**
+ * Turns an endpoint off with a reason. Its waiting deliveries become `skipped` (kept, so they can
+ * be replayed once it works again), as do new events until it is re-enabled.
+ */
+export async function disableEndpoint(
+  db: Db,
+  workspaceId: string,
+  endpointId: string,
+  reason: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ status: 'disabled', disabled_reason: reason, disabled_at: now, updated_at: now })
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', endpointId)
+    .where('status', '=', 'active')
+    .execute()
+  await db
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'skipped',
+      last_error: 'endpoint_disabled',
+      next_attempt_at: null,
+      updated_at: now,
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where('endpoint_id', '=', endpointId)
+    .where('status', 'in', ['pending', 'retrying'])
+    .execute()
+}

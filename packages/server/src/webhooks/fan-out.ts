@@ -1,0 +1,94 @@
+import type { Insertable } from 'kysely'
+import { visibleAmong } from '../access/visibility.ts'
+import type { AppDeps } from '../app-deps.ts'
+import type { WebhookDeliveriesTable } from '../db/tables/webhook.table.ts'
+import { newId } from '../lib/ids.ts'
+import { ownerAccess, scopeReads } from './endpoint-owner.ts'
+
+/** Outbox events taken per fan-out transaction. */
+export const FAN_OUT_BATCH = 200
+
+/**
+ * Turns committed outbox events into deliveries, one per subscribed endpoint whose owner may open
+ * the event's subject (an event about something hidden from the owner leaves no trace there), in
+ * one transaction with marking the events dispatched. Events are locked with SKIP LOCKED, so
+ * dispatchers never wait on each other; a crash redoes the batch and the unique (event,
+ * endpoint) pair keeps it from doubling. Disabled endpoints get `skipped` deliveries, so nothing
+ * is lost while they are off. Returns how many events it took.
+ */
+export async function fanOutEvents(deps: AppDeps, limit = FAN_OUT_BATCH): Promise<number> {
+  return deps.db.transaction().execute(async (trx) => {
+    const events = await trx
+      .selectFrom('events')
+      .select(['workspace_id', 'id', 'type', 'subject_id', 'subject_type', 'created_at'])
+      .where('dispatched_at', 'is', null)
+      .orderBy('created_at')
+      .orderBy('id')
+      .limit(limit)
+      .forUpdate()
+      .skipLocked()
+      .execute()
+    if (events.length === 0) return 0
+    const now = deps.clock.now()
+    const endpoints = await trx
+      .selectFrom('webhook_endpoints')
+      .selectAll()
+      .where('workspace_id', 'in', [...new Set(events.map((event) => event.workspace_id))])
+      .where('deleted_at', 'is', null)
+      .execute()
+    const deliveries: Insertable<WebhookDeliveriesTable>[] = []
+    for (const endpoint of endpoints) {
+      // An endpoint hears of what happens after it was created, never of an older backlog.
+      const subscribed = events.filter(
+        (event) =>
+          event.workspace_id === endpoint.workspace_id &&
+          endpoint.event_types.includes(event.type) &&
+          event.created_at >= endpoint.created_at,
+      )
+      if (subscribed.length === 0) continue
+      const access = await ownerAccess(deps, trx, endpoint)
+      if (!access) continue
+      const readable = subscribed.filter((event) => scopeReads(access, event.subject_type))
+      const open = await visibleAmong(
+        trx,
+        access.visibility,
+        readable.map((event) => event.subject_id),
+      )
+      const active = endpoint.status === 'active'
+      for (const event of readable) {
+        if (!open.has(event.subject_id)) continue
+        deliveries.push({
+          workspace_id: endpoint.workspace_id,
+          id: newId('delivery'),
+          endpoint_id: endpoint.id,
+          event_id: event.id,
+          event_type: event.type,
+          status: active ? 'pending' : 'skipped',
+          next_attempt_at: active ? now : null,
+          last_error: active ? null : 'endpoint_disabled',
+          created_at: now,
+          updated_at: now,
+        })
+      }
+    }
+    for (let i = 0; i < deliveries.length; i += 500) {
+      await trx
+        .insertInto('webhook_deliveries')
+        .values(deliveries.slice(i, i + 500))
+        .onConflict((conflict) =>
+          conflict.columns(['workspace_id', 'event_id', 'endpoint_id']).doNothing(),
+        )
+        .execute()
+    }
+    await trx
+      .updateTable('events')
+      .set({ dispatched_at: now })
+      .where(
+        'id',
+        'in',
+        events.map((event) => event.id),
+      )
+      .execute()
+    return events.length
+  })
+}

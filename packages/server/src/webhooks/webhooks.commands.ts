@@ -1,0 +1,249 @@
+import type { Credential } from '../access/authenticate-token.ts'
+import { recordAudit } from '../audit/audit-writer.ts'
+import { ProblemError } from '../http/problem-catalogue.ts'
+import { newId } from '../lib/ids.ts'
+import { ruleBroken } from '../writes/business-rule.ts'
+import { EVENT_TYPES, type WriteContext } from '../writes/write-context.ts'
+import { secretContext } from './endpoint-secrets.ts'
+import { checkEndpointUrl } from './ssrf-guard.ts'
+import { newWebhookSecret } from './webhook-signature.ts'
+import { auditedEndpoint } from './webhooks.present.ts'
+import type { DeliveryRow, EndpointRow } from './webhooks.queries.ts'
+
+/** Live endpoints one workspace may have: enough for any integration, bounded fan-out. */
+export const MAX_ENDPOINTS_PER_WORKSPACE = 50
+
+function checkedUrl(w: WriteContext, url: string): string {
+  const check = checkEndpointUrl(url, {
+    allowHttpLoopback: w.deps.config.webhooksAllowHttpLoopback,
+  })
+  if (!check.ok) throw ruleBroken('/url', check.reason)
+  return check.url
+}
+
+/**
+ * Registers an endpoint owned by the caller, with the caller's token's scopes: it will receive
+ * only what that owner may open. The secret is sealed at rest and returned this once.
+ */
+export async function createEndpoint(
+  w: WriteContext,
+  credential: Credential,
+  input: { url: string; events?: string[] | undefined; description?: string | undefined },
+): Promise<{ row: EndpointRow; secret: string }> {
+  const url = checkedUrl(w, input.url)
+  const ws = w.principal.workspaceId
+  const live = await w.trx
+    .selectFrom('webhook_endpoints')
+    .select((eb) => eb.fn.countAll<string>().as('n'))
+    .where('workspace_id', '=', ws)
+    .where('deleted_at', 'is', null)
+    .executeTakeFirstOrThrow()
+  if (Number(live.n) >= MAX_ENDPOINTS_PER_WORKSPACE)
+    throw ruleBroken(
+      '/url',
+      `A workspace may have at most ${MAX_ENDPOINTS_PER_WORKSPACE} endpoints.`,
+    )
+  const id = newId('webhook')
+  const secret = newWebhookSecret()
+  const row = await w.trx
+    .insertInto('webhook_endpoints')
+    .values({
+      workspace_id: ws,
+      id,
+      url,
+      description: input.description ?? null,
+      event_types: EVENT_TYPES.filter((type) => (input.events ?? EVENT_TYPES).includes(type)),
+      status: 'active',
+      owner_id: w.principal.actorId,
+      owner_kind: w.principal.actorKind,
+      owner_scopes: [...credential.scopes],
+      created_by_token_id: credential.id,
+      secret_sealed: w.deps.secrets.seal(secret, secretContext(ws, id)),
+      created_at: w.now,
+      updated_at: w.now,
+    })
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  await audit(w, 'webhook.created', row.id, null, auditedEndpoint(row))
+  return { row, secret }
+}
+
+/** Changes an endpoint's URL, events, description or status; re-enabling resets its health. */
+export async function updateEndpoint(
+  w: WriteContext,
+  before: EndpointRow,
+  input: {
+    url?: string
+    events?: string[]
+    description?: string | null
+    status?: 'active' | 'disabled'
+  },
+): Promise<EndpointRow> {
+  const enabling = input.status === 'active' && before.status === 'disabled'
+  const disabling = input.status === 'disabled' && before.status === 'active'
+  const row = await w.trx
+    .updateTable('webhook_endpoints')
+    .set({
+      ...(input.url !== undefined && { url: checkedUrl(w, input.url) }),
+      ...(input.events && {
+        event_types: EVENT_TYPES.filter((type) => input.events?.includes(type)),
+      }),
+      ...(input.description !== undefined && { description: input.description }),
+      ...(enabling && {
+        status: 'active',
+        disabled_reason: null,
+        disabled_at: null,
+        failing_since: null,
+      }),
+      ...(disabling && {
+        status: 'disabled',
+        disabled_reason: 'Disabled by its owner.',
+        disabled_at: w.now,
+      }),
+      updated_at: w.now,
+    })
+    .where('workspace_id', '=', before.workspace_id)
+    .where('id', '=', before.id)
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  if (disabling) await skipWaiting(w, row)
+  await audit(w, 'webhook.updated', row.id, auditedEndpoint(before), auditedEndpoint(row))
+  return row
+}
+
+/** Deletes an endpoint (its history stays until retention sweeps it); waiting deliveries stop. */
+export async function deleteEndpoint(w: WriteContext, before: EndpointRow): Promise<void> {
+  await w.trx
+    .updateTable('webhook_endpoints')
+    .set({ deleted_at: w.now, updated_at: w.now })
+    .where('workspace_id', '=', before.workspace_id)
+    .where('id', '=', before.id)
+    .execute()
+  await skipWaiting(w, before, 'endpoint_deleted')
+  await audit(w, 'webhook.deleted', before.id, auditedEndpoint(before), null)
+}
+
+/**
+ * A new signing secret. The old one keeps signing `x-service-signature-previous` for the grace
+ * period (0 ends it now). One previous secret at most: rotating again during an overlap is a 409
+ * unless `force`, which drops the older one at once.
+ */
+export async function rotateSecret(
+  w: WriteContext,
+  endpoint: EndpointRow,
+  input: { grace_period_seconds?: number | undefined; force?: boolean | undefined },
+): Promise<{ secret: string; previousExpiresAt: Date | null }> {
+  const overlapping = endpoint.previous_expires_at !== null && endpoint.previous_expires_at > w.now
+  if (overlapping && !input.force) {
+    throw new ProblemError(
+      'conflict',
+      'The previous secret is still in its grace period; wait until it expires, or pass "force": true to end it now.',
+    )
+  }
+  const grace = input.grace_period_seconds ?? 86_400
+  const secret = newWebhookSecret()
+  const context = secretContext(endpoint.workspace_id, endpoint.id)
+  const previousExpiresAt = grace > 0 ? new Date(w.now.getTime() + grace * 1000) : null
+  await w.trx
+    .updateTable('webhook_endpoints')
+    .set({
+      secret_sealed: w.deps.secrets.seal(secret, context),
+      previous_secret_sealed: previousExpiresAt ? endpoint.secret_sealed : null,
+      previous_expires_at: previousExpiresAt,
+      updated_at: w.now,
+    })
+    .where('workspace_id', '=', endpoint.workspace_id)
+    .where('id', '=', endpoint.id)
+    .execute()
+  await audit(w, 'webhook.secret_rotated', endpoint.id, null, {
+    grace_period_seconds: grace,
+    previous_expires_at: previousExpiresAt?.toISOString() ?? null,
+  })
+  return { secret, previousExpiresAt }
+}
+
+/**
+ * Sends a delivery again now, with a fresh run of retries: the same event id (receivers dedupe
+ * on it), a new attempt number and `sent_at`, signed with the current secrets. Visibility is
+ * checked again when it is sent.
+ */
+export async function replayDelivery(
+  w: WriteContext,
+  endpoint: EndpointRow,
+  delivery: DeliveryRow,
+): Promise<DeliveryRow> {
+  if (endpoint.status !== 'active')
+    throw new ProblemError('conflict', 'The endpoint is disabled; enable it first.')
+  if (delivery.status === 'in_flight')
+    throw new ProblemError('conflict', 'This delivery is being sent right now.', {
+      headers: { 'retry-after': '15' },
+    })
+  const row = await w.trx
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'pending',
+      run_attempts: 0,
+      next_attempt_at: w.now,
+      last_error: null,
+      updated_at: w.now,
+    })
+    .where('workspace_id', '=', delivery.workspace_id)
+    .where('id', '=', delivery.id)
+    .where('status', '!=', 'in_flight')
+    .returningAll()
+    .executeTakeFirstOrThrow()
+  await audit(w, 'webhook.delivery_replayed', endpoint.id, null, { delivery_id: delivery.id })
+  return row
+}
+
+/** Queues again every failed or skipped delivery of the endpoint created since a time. */
+export async function recoverDeliveries(
+  w: WriteContext,
+  endpoint: EndpointRow,
+  since: Date,
+): Promise<number> {
+  if (endpoint.status !== 'active')
+    throw new ProblemError('conflict', 'The endpoint is disabled; enable it first.')
+  const result = await w.trx
+    .updateTable('webhook_deliveries')
+    .set({
+      status: 'pending',
+      run_attempts: 0,
+      next_attempt_at: w.now,
+      last_error: null,
+      updated_at: w.now,
+    })
+    .where('workspace_id', '=', endpoint.workspace_id)
+    .where('endpoint_id', '=', endpoint.id)
+    .where('status', 'in', ['failed', 'skipped'])
+    .where('created_at', '>=', since)
+    .executeTakeFirst()
+  const replayed = Number(result.numUpdatedRows)
+  await audit(w, 'webhook.recovered', endpoint.id, null, { since: since.toISOString(), replayed })
+  return replayed
+}
+
+async function skipWaiting(w: WriteContext, endpoint: EndpointRow, reason = 'endpoint_disabled') {
+  await w.trx
+    .updateTable('webhook_deliveries')
+    .set({ status: 'skipped', last_error: reason, next_attempt_at: null, updated_at: w.now })
+    .where('workspace_id', '=', endpoint.workspace_id)
+    .where('endpoint_id', '=', endpoint.id)
+    .where('status', 'in', ['pending', 'retrying'])
+    .execute()
+}
+
+async function audit(
+  w: WriteContext,
+  action: string,
+  endpointId: string,
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+): Promise<void> {
+  await recordAudit(
+    w.trx,
+    w.actor,
+    { action, resourceId: endpointId, resourceType: 'webhook', before, after },
+    w.now,
+  )
+}

@@ -1,0 +1,341 @@
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { AppDeps } from '../app-deps.ts'
+import { authenticated } from '../http/authentication.ts'
+import { listResponse } from '../http/list-response.ts'
+import { notFound } from '../http/problem-catalogue.ts'
+import { IdParams, Page } from '../http/schemas.ts'
+import { runWrite, type WriteResult } from '../writes/run-write.ts'
+import type { WriteContext } from '../writes/write-context.ts'
+import { IdempotencyHeaders } from '../writes/write-schemas.ts'
+import {
+  createEndpoint,
+  deleteEndpoint,
+  recoverDeliveries,
+  replayDelivery,
+  rotateSecret,
+  updateEndpoint,
+} from './webhooks.commands.ts'
+import { presentAttemptDetail, presentDelivery, presentEndpoint } from './webhooks.present.ts'
+import {
+  attemptsOf,
+  type EndpointRow,
+  findEndpoint,
+  listDeliveries,
+  listEndpoints,
+} from './webhooks.queries.ts'
+import {
+  CreatedWebhook,
+  CreateWebhookBody,
+  DeletedWebhook,
+  DeliveryDetail,
+  DeliveryParams,
+  DeliveryRecord,
+  ListDeliveriesQuery,
+  ListWebhooksQuery,
+  RecoverBody,
+  Recovered,
+  RotatedSecret,
+  RotateSecretBody,
+  UpdateWebhookBody,
+  WebhookRecord,
+} from './webhooks.schemas.ts'
+
+const MANAGE = { scopes: ['webhook:manage'] } as const
+const WRITE = { scopes: ['webhook:manage'], write: true } as const
+
+/**
+ * Webhook endpoints (contract §10, scope `webhook:manage`). Each endpoint belongs to the person or
+ * integration that created it and is seen only by them; everything it receives is filtered by
+ * that owner's access at delivery time.
+ */
+export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
+  // A write on one of the caller's endpoints; someone else's is the same 404 as an unknown id.
+  const onEndpoint =
+    (id: string, command: (w: WriteContext, endpoint: EndpointRow) => Promise<WriteResult>) =>
+    async (w: WriteContext) => {
+      const endpoint = await findEndpoint(w.trx, w.principal, id)
+      if (!endpoint) throw notFound()
+      return command(w, endpoint)
+    }
+
+  return async (app) => {
+    app.post(
+      '/v1/webhooks',
+      {
+        schema: {
+          summary: 'Register a webhook endpoint',
+          description:
+            'The endpoint receives the chosen events about what its creator may open. The signing secret is in this answer only.',
+          tags: ['webhooks'],
+          headers: IdempotencyHeaders,
+          body: CreateWebhookBody,
+          response: { 201: CreatedWebhook },
+        },
+        config: WRITE,
+      },
+      (request, reply) =>
+        runWrite(deps, request, reply, async (w) => {
+          const { credential } = authenticated(request)
+          const created = await createEndpoint(w, credential, request.body)
+          return {
+            status: 201,
+            body: { ...presentEndpoint(created.row, w.now), secret: created.secret },
+          }
+        }),
+    )
+
+    app.get(
+      '/v1/webhooks',
+      {
+        schema: {
+          summary: 'List your webhook endpoints',
+          tags: ['webhooks'],
+          querystring: ListWebhooksQuery,
+          response: { 200: Page(WebhookRecord) },
+        },
+        config: MANAGE,
+      },
+      async (request) => {
+        const { principal } = authenticated(request)
+        const now = deps.clock.now()
+        return listResponse(deps, request, request.query, {
+          load: (after, limit) => listEndpoints(deps.db, principal, {}, after, limit),
+          position: (row) => [row.created_at.toISOString(), row.id],
+          present: (row) => presentEndpoint(row, now),
+        })
+      },
+    )
+
+    app.get(
+      '/v1/webhooks/:id',
+      {
+        schema: {
+          summary: 'Get a webhook endpoint',
+          tags: ['webhooks'],
+          params: IdParams,
+          response: { 200: WebhookRecord },
+        },
+        config: MANAGE,
+      },
+      async (request) => {
+        const endpoint = await findEndpoint(
+          deps.db,
+          authenticated(request).principal,
+          request.params.id,
+        )
+        if (!endpoint) throw notFound()
+        return presentEndpoint(endpoint, deps.clock.now())
+      },
+    )
+
+    app.patch(
+      '/v1/webhooks/:id',
+      {
+        schema: {
+          summary: 'Change or re-enable a webhook endpoint',
+          tags: ['webhooks'],
+          headers: IdempotencyHeaders,
+          params: IdParams,
+          body: UpdateWebhookBody,
+          response: { 200: WebhookRecord },
+        },
+        config: WRITE,
+      },
+      (request, reply) =>
+        runWrite(
+          deps,
+          request,
+          reply,
+          onEndpoint(request.params.id, async (w, endpoint) => ({
+            status: 200,
+            body: presentEndpoint(await updateEndpoint(w, endpoint, request.body), w.now),
+          })),
+        ),
+    )
+
+    app.delete(
+      '/v1/webhooks/:id',
+      {
+        schema: {
+          summary: 'Delete a webhook endpoint',
+          tags: ['webhooks'],
+          headers: IdempotencyHeaders,
+          params: IdParams,
+          response: { 200: DeletedWebhook },
+        },
+        config: WRITE,
+      },
+      (request, reply) =>
+        runWrite(
+          deps,
+          request,
+          reply,
+          onEndpoint(request.params.id, async (w, endpoint) => {
+            await deleteEndpoint(w, endpoint)
+            return { status: 200, body: { id: endpoint.id, deleted: true } }
+          }),
+        ),
+    )
+
+    app.post(
+      '/v1/webhooks/:id/rotate-secret',
+      {
+        schema: {
+          summary: "Rotate an endpoint's signing secret",
+          description:
+            'The previous secret keeps signing `x-service-signature-previous` for the grace period.',
+          tags: ['webhooks'],
+          headers: IdempotencyHeaders,
+          params: IdParams,
+          body: RotateSecretBody,
+          response: { 200: RotatedSecret },
+        },
+        config: WRITE,
+      },
+      (request, reply) =>
+        runWrite(
+          deps,
+          request,
+          reply,
+          onEndpoint(request.params.id, async (w, endpoint) => {
+            const rotated = await rotateSecret(w, endpoint, request.body ?? {})
+            return {
+              status: 200,
+              body: {
+                secret: rotated.secret,
+                previous_expires_at: rotated.previousExpiresAt?.toISOString() ?? null,
+              },
+            }
+          }),
+        ),
+    )
+
+    app.get(
+      '/v1/webhooks/:id/deliveries',
+      {
+        schema: {
+          summary: "List an endpoint's deliveries with their attempts",
+          tags: ['webhooks'],
+          params: IdParams,
+          querystring: ListDeliveriesQuery,
+          response: { 200: Page(DeliveryRecord) },
+        },
+        config: MANAGE,
+      },
+      async (request) => {
+        const endpoint = await findEndpoint(
+          deps.db,
+          authenticated(request).principal,
+          request.params.id,
+        )
+        if (!endpoint) throw notFound()
+        const page = await listResponse(deps, request, request.query, {
+          load: (after, limit) => listDeliveries(deps.db, endpoint, request.query, after, limit),
+          position: (row) => [row.created_at.toISOString(), row.id],
+          present: (row) => row,
+        })
+        const attempts = await attemptsOf(
+          deps.db,
+          endpoint.workspace_id,
+          page.data.map((row) => row.id),
+        )
+        return {
+          data: page.data.map((row) => presentDelivery(row, attempts.get(row.id) ?? [])),
+          next_cursor: page.next_cursor,
+        }
+      },
+    )
+
+    app.get(
+      '/v1/webhooks/:id/deliveries/:delivery_id',
+      {
+        schema: {
+          summary: 'Get a delivery with the exact requests sent and the answers',
+          tags: ['webhooks'],
+          params: DeliveryParams,
+          response: { 200: DeliveryDetail },
+        },
+        config: MANAGE,
+      },
+      async (request) => {
+        const endpoint = await findEndpoint(
+          deps.db,
+          authenticated(request).principal,
+          request.params.id,
+        )
+        if (!endpoint) throw notFound()
+        const [delivery] = await listDeliveries(
+          deps.db,
+          endpoint,
+          { ids: [request.params.delivery_id] },
+          null,
+          1,
+        )
+        if (!delivery) throw notFound()
+        const attempts =
+          (await attemptsOf(deps.db, endpoint.workspace_id, [delivery.id])).get(delivery.id) ?? []
+        return { ...presentDelivery(delivery, []), attempts: attempts.map(presentAttemptDetail) }
+      },
+    )
+
+    app.post(
+      '/v1/webhooks/:id/deliveries/:delivery_id/replay',
+      {
+        schema: {
+          summary: 'Send a delivery again',
+          description:
+            'Same event id (receivers dedupe on it), new attempt number and sent_at, signed with the current secrets; a fresh run of retries.',
+          tags: ['webhooks'],
+          headers: IdempotencyHeaders,
+          params: DeliveryParams,
+          response: { 202: DeliveryRecord },
+        },
+        config: WRITE,
+      },
+      (request, reply) =>
+        runWrite(
+          deps,
+          request,
+          reply,
+          onEndpoint(request.params.id, async (w, endpoint) => {
+            const [delivery] = await listDeliveries(
+              w.trx,
+              endpoint,
+              { ids: [request.params.delivery_id] },
+              null,
+              1,
+            )
+            if (!delivery) throw notFound()
+            const row = await replayDelivery(w, endpoint, delivery)
+            const attempts = await attemptsOf(w.trx, endpoint.workspace_id, [row.id])
+            return { status: 202, body: presentDelivery(row, attempts.get(row.id) ?? []) }
+          }),
+        ),
+    )
+
+    app.post(
+      '/v1/webhooks/:id/recover',
+      {
+        schema: {
+          summary: 'Send again every failed or skipped delivery since a time',
+          tags: ['webhooks'],
+          headers: IdempotencyHeaders,
+          params: IdParams,
+          body: RecoverBody,
+          response: { 202: Recovered },
+        },
+        config: WRITE,
+      },
+      (request, reply) =>
+        runWrite(
+          deps,
+          request,
+          reply,
+          onEndpoint(request.params.id, async (w, endpoint) => ({
+            status: 202,
+            body: { replayed: await recoverDeliveries(w, endpoint, new Date(request.body.since)) },
+          })),
+        ),
+    )
+  }
+}

@@ -1,0 +1,168 @@
+import Type from 'typebox'
+import { Nullable, PagingQuery, Timestamp } from '../http/schemas.ts'
+import { EVENT_TYPES } from '../writes/write-context.ts'
+
+const EventType = Type.Enum([...EVENT_TYPES])
+
+/** A webhook endpoint, without its secret. */
+export const WebhookRecord = Type.Object({
+  id: Type.String(),
+  type: Type.Literal('webhook'),
+  url: Type.String(),
+  events: Type.Array(EventType),
+  description: Nullable(Type.String()),
+  status: Type.Enum(['active', 'disabled']),
+  disabled_reason: Nullable(
+    Type.String({ description: 'Why the endpoint was disabled (by its owner or automatically).' }),
+  ),
+  owner_id: Type.String({
+    description: 'The person or integration whose access filters what the endpoint receives.',
+  }),
+  /** While a rotation's overlap lasts, the previous secret also signs until this time. */
+  previous_secret_expires_at: Nullable(Timestamp),
+  last_success_at: Nullable(Timestamp),
+  /** The first failure since the last success: five days of this disables the endpoint. */
+  failing_since: Nullable(Timestamp),
+  created_at: Timestamp,
+  updated_at: Timestamp,
+})
+
+/** A new endpoint: the record and its signing secret, shown this once. */
+export const CreatedWebhook = Type.Object({
+  ...WebhookRecord.properties,
+  secret: Type.String({
+    description: 'The signing secret (`whsec_…`). Shown only here and when rotated.',
+  }),
+})
+
+/** `POST /v1/webhooks`. */
+export const CreateWebhookBody = Type.Object(
+  {
+    url: Type.String({ minLength: 1, maxLength: 2048, description: 'An https URL.' }),
+    events: Type.Optional(
+      Type.Array(EventType, {
+        minItems: 1,
+        maxItems: 5,
+        uniqueItems: true,
+        description: 'Default: all five.',
+      }),
+    ),
+    description: Type.Optional(Type.String({ maxLength: 500 })),
+  },
+  { additionalProperties: false },
+)
+
+/** `PATCH /v1/webhooks/:id`: any of these; `status: "active"` re-enables a disabled endpoint. */
+export const UpdateWebhookBody = Type.Object(
+  {
+    url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
+    events: Type.Optional(Type.Array(EventType, { minItems: 1, maxItems: 5, uniqueItems: true })),
+    description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
+    status: Type.Optional(Type.Enum(['active', 'disabled'])),
+  },
+  { additionalProperties: false, minProperties: 1 },
+)
+
+/** `POST /v1/webhooks/:id/rotate-secret`. */
+export const RotateSecretBody = Type.Object(
+  {
+    grace_period_seconds: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 604_800,
+        default: 86_400,
+        description: 'How long the previous secret keeps signing beside the new one (0..7 days).',
+      }),
+    ),
+    force: Type.Optional(
+      Type.Boolean({
+        description: 'Rotate even while a previous secret is still live; that one stops at once.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
+/** The answer to a rotation: the new secret, shown this once. */
+export const RotatedSecret = Type.Object({
+  secret: Type.String(),
+  previous_expires_at: Nullable(Timestamp),
+})
+
+/** A deleted endpoint. */
+export const DeletedWebhook = Type.Object({ id: Type.String(), deleted: Type.Literal(true) })
+
+/** One attempt, as the deliveries list shows it. */
+export const AttemptSummary = Type.Object({
+  attempt: Type.Integer(),
+  at: Timestamp,
+  status_code: Nullable(Type.Integer()),
+  duration_ms: Type.Integer(),
+  error: Nullable(
+    Type.String({
+      description:
+        'timeout, dns_error, connection_refused, tls_error, http_status, redirect, destination_not_allowed, …',
+    }),
+  ),
+})
+
+/** One event for one endpoint. */
+export const DeliveryRecord = Type.Object({
+  id: Type.String(),
+  event_id: Type.String(),
+  event_type: EventType,
+  status: Type.Enum(['pending', 'succeeded', 'retrying', 'failed', 'skipped']),
+  attempts: Type.Array(AttemptSummary),
+  next_attempt_at: Nullable(Timestamp),
+  last_error: Nullable(Type.String()),
+  created_at: Timestamp,
+})
+
+/** One attempt with the exact request sent and the start of the answer. */
+export const AttemptDetail = Type.Object({
+  ...AttemptSummary.properties,
+  trigger: Type.Enum(['auto', 'replay']),
+  url: Type.String(),
+  request: Type.Object({
+    headers: Type.Record(Type.String(), Type.String()),
+    body: Type.String({ description: 'The exact bytes sent (UTF-8).' }),
+  }),
+  response: Nullable(
+    Type.Object({
+      status: Type.Integer(),
+      body: Type.String({ description: 'The first 64 KiB of the response body.' }),
+    }),
+  ),
+})
+
+/** A delivery with its full attempt log. */
+export const DeliveryDetail = Type.Object({
+  ...DeliveryRecord.properties,
+  attempts: Type.Array(AttemptDetail),
+})
+
+/** Path parameters of one delivery. */
+export const DeliveryParams = Type.Object({ id: Type.String(), delivery_id: Type.String() })
+
+/** `GET /v1/webhooks`. */
+export const ListWebhooksQuery = Type.Object({ ...PagingQuery }, { additionalProperties: false })
+
+/** `GET /v1/webhooks/:id/deliveries`. */
+export const ListDeliveriesQuery = Type.Object(
+  {
+    ...PagingQuery,
+    status: Type.Optional(Type.Enum(['pending', 'succeeded', 'retrying', 'failed', 'skipped'])),
+  },
+  { additionalProperties: false },
+)
+
+/** `POST /v1/webhooks/:id/recover`. */
+export const RecoverBody = Type.Object(
+  {
+    since: Timestamp,
+  },
+  { additionalProperties: false },
+)
+
+/** How many deliveries a recover queued again. */
+export const Recovered = Type.Object({ replayed: Type.Integer() })
