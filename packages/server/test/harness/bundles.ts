@@ -171,3 +171,17 @@ export function writableBundle(): Bundle {
     workspace_tokens: [{ key: 'bot-token', integration: 'bot', scopes }],
   }
 }
+
+/** The writable workspace whose tokens (but `read-only-key` and `narrow-key`) manage webhooks. */
+export function webhookBundle(): Bundle {
+  const base = writableBundle()
+  const add = <T extends { key: string; scopes: string[] }>(token: T): T =>
+    token.key === 'read-only-key' || token.key === 'narrow-key'
+      ? token
+      : { ...token, scopes: [...new Set([...token.scopes, 'webhook:manage'])] }
+  return {
+    ...base,
+    api_keys: (base.api_keys ?? []).map(add),
+    workspace_tokens: (base.workspace_tokens ?? []).map(add),
+  }
+}
