@@ -9,12 +9,13 @@ import { Agent, buildConnector } from 'undici'
  * goes to the address that was checked (no second lookup that could rebind).
  */
 
-/** The error code tenants see for any refused destination, whichever rule matched. */
+/** Why a destination was refused; tenants only ever see the uniform message. */
 export const DESTINATION_NOT_ALLOWED = 'destination_not_allowed'
 
+// One reason for every internal range, so the error cannot be used to map our network.
 const UNIFORM_REASON = "The URL's destination is not allowed."
 
-/** A refused destination at connect time. */
+/** An error a refused destination raises at connect time; `code` is 'ERR_DESTINATION_NOT_ALLOWED'. */
 export class DestinationNotAllowedError extends Error {
   readonly code = 'ERR_DESTINATION_NOT_ALLOWED'
   constructor() {
@@ -23,43 +24,12 @@ export class DestinationNotAllowedError extends Error {
   }
 }
 
-// [first address, prefix length] of every blocked IPv4 range.
-const BLOCKED_V4: [string, number][] = [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-]
-
-// Blocked IPv6 ranges as [first address, prefix length]; mapped IPv4 is unmapped first.
-const BLOCKED_V6: [string, number][] = [
-  ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible forms
-  ['64:ff9b::', 96], // NAT64: reaches any IPv4 address, private ones included
-  ['64:ff9b:1::', 48], // local-use NAT64
-  ['100::', 64], // discard
-  ['2001:db8::', 32], // documentation
-  ['2002::', 16], // 6to4: embeds an IPv4 address
-  ['fc00::', 7], // unique local (AWS's fd00:ec2::254 metadata address too)
-  ['fe80::', 10], // link-local
-  ['ff00::', 8], // multicast
-]
-
 function v4ToBigInt(address: string): bigint {
   return address.split('.').reduce((value, part) => (value << 8n) | BigInt(Number(part)), 0n)
 }
 
-// The 128-bit value of an IPv6 address (with an embedded dotted IPv4 tail allowed).
+// The 128-bit value of an IPv6 address; expanded by hand because string prefixes miss the many
+// spellings of one address (`::ffff:169.254.169.254` is `::ffff:a9fe:a9fe`).
 function v6ToBigInt(address: string): bigint {
   let text = address
   const dotted = /(\d+\.\d+\.\d+\.\d+)$/.exec(text)
@@ -70,78 +40,115 @@ function v6ToBigInt(address: string): bigint {
   const [head = '', tail] = text.split('::')
   const headParts = head ? head.split(':') : []
   const tailParts = tail ? tail.split(':') : []
-  const missing = 8 - headParts.length - tailParts.length
-  const groups = [...headParts, ...Array(tail === undefined ? 0 : missing).fill('0'), ...tailParts]
+  const missing = tail === undefined ? 0 : 8 - headParts.length - tailParts.length
+  const groups = [...headParts, ...Array<string>(missing).fill('0'), ...tailParts]
   return groups.reduce((value, group) => (value << 16n) | BigInt(`0x${group || '0'}`), 0n)
 }
 
-function inRange(value: bigint, bits: number, first: bigint, prefix: number): boolean {
+type Range = { first: bigint; shift: bigint }
+
+const range = (bits: number, value: bigint, prefix: number): Range => {
   const shift = BigInt(bits - prefix)
-  return value >> shift === first >> shift
+  return { first: value >> shift, shift }
+}
+const inAny = (value: bigint, ranges: Range[]) => ranges.some((r) => value >> r.shift === r.first)
+
+const BLOCKED_V4 = (
+  [
+    ['0.0.0.0', 8],
+    ['10.0.0.0', 8],
+    ['100.64.0.0', 10],
+    ['127.0.0.0', 8],
+    ['169.254.0.0', 16],
+    ['172.16.0.0', 12],
+    ['192.0.0.0', 24],
+    ['192.0.2.0', 24],
+    ['192.88.99.0', 24],
+    ['192.168.0.0', 16],
+    ['198.18.0.0', 15],
+    ['198.51.100.0', 24],
+    ['203.0.113.0', 24],
+    ['224.0.0.0', 4],
+    ['240.0.0.0', 4], // reserved, and 255.255.255.255 broadcast
+  ] as const
+).map(([first, prefix]) => range(32, v4ToBigInt(first), prefix))
+
+// IPv4-mapped addresses (::ffff:0:0/96) are not listed: they are unmapped and checked as IPv4.
+const BLOCKED_V6 = (
+  [
+    ['::', 96], // unspecified, loopback and the deprecated IPv4-compatible forms
+    ['64:ff9b::', 96], // NAT64: reaches any IPv4 address, private ones included
+    ['64:ff9b:1::', 48], // local-use NAT64
+    ['100::', 64], // discard
+    ['2001:db8::', 32], // documentation
+    ['2002::', 16], // 6to4: embeds an IPv4 address
+    ['fc00::', 7], // unique local (AWS's fd00:ec2::254 metadata address too)
+    ['fe80::', 10], // link-local
+    ['ff00::', 8], // multicast
+  ] as const
+).map(([first, prefix]) => range(128, v6ToBigInt(first), prefix))
+
+const MAPPED_V4 = range(128, 0xffffn << 32n, 96)
+
+// Brackets come from URL hosts, zone ids (`fe80::1%eth0`) from some resolvers; neither is part of the address.
+function bare(address: string): string {
+  return address
+    .replace(/^\[|\]$/g, '')
+    .replace(/%.*$/, '')
+    .toLowerCase()
 }
 
-function blockedV4(address: string): boolean {
-  const value = v4ToBigInt(address)
-  return BLOCKED_V4.some(([first, prefix]) => inRange(value, 32, v4ToBigInt(first), prefix))
+// The address as [family, value], with IPv4-mapped IPv6 unmapped; null when not an IP at all.
+function classify(address: string): [4 | 6, bigint] | null {
+  const text = bare(address)
+  const family = isIP(text)
+  if (family === 4) return [4, v4ToBigInt(text)]
+  if (family !== 6) return null
+  const value = v6ToBigInt(text)
+  return inAny(value, [MAPPED_V4]) ? [4, value & 0xffffffffn] : [6, value]
 }
 
-const MAPPED_PREFIX = 0xffffn << 32n
-
-/** Whether an IP address (v4 or v6, brackets allowed) is in a blocked range; non-IPs are. */
+/** Whether an IP address (v4 or v6 text, as from dns.lookup or URL hostname, brackets allowed) is in a blocked range. */
 export function isBlockedAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '').replace(/%.*$/, '')
-  const family = isIP(bare)
-  if (family === 4) return blockedV4(bare)
-  if (family !== 6) return true
-  const value = v6ToBigInt(bare.toLowerCase())
-  if (value >> 32n === MAPPED_PREFIX >> 32n) {
-    const v4 = value & 0xffffffffn
-    return blockedV4([24n, 16n, 8n, 0n].map((shift) => String((v4 >> shift) & 0xffn)).join('.'))
-  }
-  return BLOCKED_V6.some(([first, prefix]) => inRange(value, 128, v6ToBigInt(first), prefix))
+  const ip = classify(address)
+  if (!ip) return true // fail closed: what we cannot read we cannot vouch for
+  return inAny(ip[1], ip[0] === 4 ? BLOCKED_V4 : BLOCKED_V6)
 }
 
 /** Whether the address is loopback (127/8, ::1, or IPv4-mapped loopback). */
 export function isLoopbackAddress(address: string): boolean {
-  const bare = address.replace(/^\[|\]$/g, '').toLowerCase()
-  if (isIP(bare) === 4) return bare.startsWith('127.')
-  if (isIP(bare) !== 6) return false
-  const value = v6ToBigInt(bare)
-  return (
-    value === 1n || (value >> 32n === MAPPED_PREFIX >> 32n && (value & 0xff000000n) === 0x7f000000n)
-  )
+  const ip = classify(address)
+  if (!ip) return false
+  return ip[0] === 4 ? ip[1] >> 24n === 127n : ip[1] === 1n
 }
 
 const BLOCKED_NAMES = /(^|\.)(localhost|local|internal|home\.arpa)$/
 
-/** Registration-time check of a webhook URL: a reason to show, or the normalised URL. */
+/** Registration-time check of a webhook URL. */
 export function checkEndpointUrl(
   raw: string,
   options: { allowHttpLoopback: boolean },
 ): { ok: true; url: string } | { ok: false; reason: string } {
+  if (raw.length > 2048) return { ok: false, reason: 'The URL is longer than 2048 characters.' }
   let url: URL
   try {
+    // WHATWG parsing turns `2852039166`, `0x7f000001` and `127.1` into dotted IPv4 for us.
     url = new URL(raw)
   } catch {
     return { ok: false, reason: 'The URL is not a valid absolute URL.' }
   }
-  if (raw.length > 2048) return { ok: false, reason: 'The URL is longer than 2048 characters.' }
-  const host = url.hostname
-    .replace(/^\[|\]$/g, '')
-    .replace(/\.$/, '')
-    .toLowerCase()
-  const loopback = isLoopbackAddress(host) || host === 'localhost'
-  if (url.protocol === 'http:') {
-    if (!(options.allowHttpLoopback && loopback))
-      return { ok: false, reason: 'The URL must use https.' }
-  } else if (url.protocol !== 'https:') return { ok: false, reason: 'The URL must use https.' }
+  const host = bare(url.hostname).replace(/\.$/, '')
+  const loopback = host === 'localhost' || isLoopbackAddress(host)
+  const devLoopback = options.allowHttpLoopback && loopback
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && devLoopback))
+    return { ok: false, reason: 'The URL must use https.' }
   if (url.username || url.password)
     return { ok: false, reason: 'The URL must not contain a user name or password.' }
   if (url.hash) return { ok: false, reason: 'The URL must not contain a fragment.' }
   const port = url.port === '' ? null : Number(url.port)
   if (port !== null && port !== 443 && port !== 8443 && port < 1024)
     return { ok: false, reason: 'The port must be 443, 8443, or 1024 and above.' }
-  if (options.allowHttpLoopback && loopback) return { ok: true, url: url.href }
+  if (devLoopback) return { ok: true, url: url.href }
   const blocked = isIP(host)
     ? isBlockedAddress(host)
     : !host.includes('.') || BLOCKED_NAMES.test(host) || host === 'metadata.google.internal'
@@ -163,18 +170,22 @@ export function createGuardedAgent(options: {
   const allowed = (address: string) =>
     !isBlockedAddress(address) || (options.allowLoopback && isLoopbackAddress(address))
   const resolve = options.lookup ?? dnsLookup
+  // net.connect calls this with `all: true` when it races families (autoSelectFamily, on by
+  // default since Node 20) and without it otherwise, so both answer shapes are produced.
   const guardedLookup = (
     hostname: string,
-    lookupOptions: LookupOptions,
+    lookupOptions: LookupOptions | number,
     callback: LookupCallback,
   ) => {
-    resolve(hostname, { ...lookupOptions, all: true }, (error, addresses) => {
+    const asked = typeof lookupOptions === 'number' ? { family: lookupOptions } : lookupOptions
+    resolve(hostname, { ...asked, all: true }, (error, addresses) => {
       if (error) return callback(error, [])
       const list = addresses as LookupAddress[]
-      // Fail closed: one internal address among public ones refuses the whole name.
+      // Fail closed: one internal address among public ones refuses the whole name, since the
+      // socket may try any of them.
       if (list.length === 0 || !list.every((entry) => allowed(entry.address)))
         return callback(new DestinationNotAllowedError(), [])
-      if (lookupOptions.all) return callback(null, list)
+      if (asked.all) return callback(null, list)
       const [first] = list
       return callback(null, first?.address ?? '', first?.family)
     })
@@ -182,11 +193,11 @@ export function createGuardedAgent(options: {
   const connector = buildConnector({
     timeout: options.connectTimeoutMs ?? 5000,
     lookup: guardedLookup,
-  } as buildConnector.BuildOptions)
+  })
   return new Agent({
     connect: (connectOptions, callback) => {
-      // net.connect skips the lookup for an IP literal: check literals here.
-      const host = connectOptions.hostname.replace(/^\[|\]$/g, '')
+      // net.connect skips the lookup for an IP literal, so literals are checked here instead.
+      const host = bare(connectOptions.hostname)
       if (isIP(host) && !allowed(host)) {
         callback(new DestinationNotAllowedError(), null)
         return
