@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { AppDeps } from '../app-deps.ts'
+import { listenForOutboxEvents } from '../webhooks/outbox-listener.ts'
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts'
 import { sweepWebhookHistory } from '../webhooks/webhook-retention.ts'
 import { sweepExpiredKeys } from '../writes/idempotency-store.ts'
@@ -37,14 +38,23 @@ export function startBackgroundJobs(
         onError: (error) => logger.warn({ err: error }, 'webhook dispatch round failed; retrying'),
       })
     : null
+  let listener: { close(): Promise<void> } | null = null
   if (dispatcher) {
+    // Writes of this process wake it directly; on PostgreSQL, other processes' writes via NOTIFY.
     deps.writeHooks.afterCommit = () => dispatcher.nudge()
+    if (deps.config.databaseUrl)
+      listener = listenForOutboxEvents(
+        deps.config.databaseUrl,
+        () => dispatcher.nudge(),
+        (error) => logger.warn({ err: error }, 'outbox listener lost its connection; reconnecting'),
+      )
     dispatcher.start()
   }
   return {
     async stop() {
       clearInterval(sweeper)
       deps.writeHooks.afterCommit = undefined
+      await listener?.close()
       await dispatcher?.stop()
     },
   }

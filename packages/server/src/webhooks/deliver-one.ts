@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { Dispatcher } from 'undici'
 import { canOpen } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
@@ -7,7 +8,7 @@ import type { ClaimedDelivery } from './delivery-queue.ts'
 import { buildDeliveryRequest, type DeliveryRequest } from './delivery-request.ts'
 import { type SendResult, sendDelivery } from './delivery-sender.ts'
 import { disableEndpoint, recordEndpointHealth } from './endpoint-health.ts'
-import { openableLinks, ownerAccess, scopeReads } from './endpoint-owner.ts'
+import { openableLinks, ownerAccessFrom, scopeReads } from './endpoint-owner.ts'
 import { openEndpointSecrets } from './endpoint-secrets.ts'
 import { linkedIds, redactLinks } from './redact-links.ts'
 import { outcomeOf, retryDelayMs } from './retry-policy.ts'
@@ -39,8 +40,16 @@ export async function deliverOne(context: SendContext, claimed: ClaimedDelivery)
     .innerJoin('events as v', (join) =>
       join.onRef('v.workspace_id', '=', 'd.workspace_id').onRef('v.id', '=', 'd.event_id'),
     )
+    .innerJoin('workspaces as w', 'w.id', 'd.workspace_id')
+    .leftJoin('people as p', (join) =>
+      join.onRef('p.workspace_id', '=', 'e.workspace_id').onRef('p.id', '=', 'e.owner_id'),
+    )
+    .leftJoin('integrations as i', (join) =>
+      join.onRef('i.workspace_id', '=', 'e.workspace_id').onRef('i.id', '=', 'e.owner_id'),
+    )
     .selectAll('e')
     .select(['v.type', 'v.subject_id', 'v.subject_type', 'v.data', 'v.created_at as event_at'])
+    .select(['w.acl_epoch', 'p.role as owner_role', 'i.id as owner_integration'])
     .where('d.workspace_id', '=', claimed.workspaceId)
     .where('d.id', '=', claimed.id)
     .executeTakeFirst()
@@ -55,7 +64,11 @@ export async function deliverOne(context: SendContext, claimed: ClaimedDelivery)
     )
     return
   }
-  const access = await ownerAccess(deps, deps.db, row)
+  // Everything about the owner came with the delivery: no further lookups on the hot path.
+  const access = await ownerAccessFrom(deps, deps.db, row, {
+    aclEpoch: String(row.acl_epoch),
+    ownerRole: row.owner_role ?? (row.owner_integration ? 'integration' : null),
+  })
   if (
     !access ||
     !scopeReads(access, row.subject_type) ||
@@ -100,13 +113,22 @@ export async function deliverOne(context: SendContext, claimed: ClaimedDelivery)
         errorKind: DESTINATION_NOT_ALLOWED,
         durationMs: 0,
       }
-  await recordAttempt(context, claimed, row.url, request, result, startedAt)
+  await recordAttempt(context, claimed, row, request, result, startedAt)
 }
 
+/** The endpoint's health as loaded with the delivery. */
+interface EndpointState {
+  url: string
+  failing_since: Date | null
+  last_success_at: Date | null
+}
+
+// Logs the attempt and ends the lease with the new state in one statement (atomic without a
+// transaction); the endpoint's health is touched only when it changes.
 async function recordAttempt(
   context: SendContext,
   claimed: ClaimedDelivery,
-  url: string,
+  endpoint: EndpointState,
   request: DeliveryRequest,
   result: SendResult,
   startedAt: Date,
@@ -114,69 +136,54 @@ async function recordAttempt(
   const { deps } = context
   const now = deps.clock.now()
   const outcome = outcomeOf(result.status)
-  await deps.db.transaction().execute(async (trx) => {
-    await trx
-      .insertInto('webhook_attempts')
-      .values({
-        workspace_id: claimed.workspaceId,
-        delivery_id: claimed.id,
-        attempt: claimed.attempt,
-        trigger: claimed.attempt > claimed.runAttempts ? 'replay' : 'auto',
-        started_at: startedAt,
-        duration_ms: result.durationMs,
-        url,
-        request_headers: JSON.stringify(request.headers),
-        request_body: request.body,
-        response_status: result.status,
-        response_body: result.responseBody,
-        error_kind: result.errorKind,
-      })
-      .onConflict((conflict) =>
-        conflict.columns(['workspace_id', 'delivery_id', 'attempt']).doNothing(),
-      )
-      .execute()
-    const delay =
-      outcome === 'failed'
-        ? retryDelayMs(
-            {
-              runAttempts: claimed.runAttempts,
-              status: result.status,
-              errorKind: result.errorKind,
-              retryAfter: result.retryAfter,
-              now,
-            },
-            context.random,
-          )
-        : null
-    const status: DeliveryStatus =
-      outcome === 'succeeded' ? 'succeeded' : delay === null ? 'failed' : 'retrying'
-    const held = await settle(
-      trx,
-      claimed,
-      status,
-      result.errorKind,
-      now,
-      delay === null ? null : new Date(now.getTime() + delay),
+  const delay =
+    outcome === 'failed'
+      ? retryDelayMs(
+          {
+            runAttempts: claimed.runAttempts,
+            status: result.status,
+            errorKind: result.errorKind,
+            retryAfter: result.retryAfter,
+            now,
+          },
+          context.random,
+        )
+      : null
+  const status: DeliveryStatus =
+    outcome === 'succeeded' ? 'succeeded' : delay === null ? 'failed' : 'retrying'
+  const settled = await sql<{ id: string }>`
+    with attempt as (
+      insert into webhook_attempts (workspace_id, delivery_id, attempt, trigger, started_at,
+        duration_ms, url, request_headers, request_body, response_status, response_body, error_kind)
+      values (${claimed.workspaceId}, ${claimed.id}, ${claimed.attempt},
+        ${claimed.attempt > claimed.runAttempts ? 'replay' : 'auto'}, ${startedAt},
+        ${result.durationMs}, ${endpoint.url}, ${JSON.stringify(request.headers)}::jsonb,
+        ${request.body}, ${result.status}, ${result.responseBody}, ${result.errorKind})
+      on conflict do nothing
     )
-    // A lost lease: the attempt stays in the log, but the state belongs to the new holder.
-    if (!held) return
-    if (outcome === 'gone')
-      await disableEndpoint(
-        trx,
-        claimed.workspaceId,
-        claimed.endpointId,
-        'The receiver answered 410 Gone.',
-        now,
-      )
-    else
-      await recordEndpointHealth(
-        trx,
-        claimed.workspaceId,
-        claimed.endpointId,
-        outcome === 'succeeded',
-        now,
-      )
-  })
+    update webhook_deliveries
+    set status = ${status}, last_error = ${result.errorKind},
+      next_attempt_at = ${delay === null ? null : new Date(now.getTime() + delay)},
+      locked_by = null, locked_until = null, updated_at = ${now}
+    where workspace_id = ${claimed.workspaceId} and id = ${claimed.id}
+      and status = 'in_flight' and locked_by = ${claimed.lock}
+    returning id`.execute(deps.db)
+  // A lost lease: the attempt stays in the log, but the state belongs to the new holder.
+  if (settled.rows.length === 0) return
+  const { workspaceId, endpointId } = claimed
+  if (outcome === 'gone')
+    await disableEndpoint(deps.db, workspaceId, endpointId, 'The receiver answered 410 Gone.', now)
+  else if (outcome === 'failed' || healthIsStale(endpoint, now))
+    await recordEndpointHealth(deps.db, workspaceId, endpointId, outcome === 'succeeded', now)
+}
+
+// A success needs writing only after failures, or once a minute to keep last_success_at useful.
+function healthIsStale(endpoint: EndpointState, now: Date): boolean {
+  return (
+    endpoint.failing_since !== null ||
+    endpoint.last_success_at === null ||
+    now.getTime() - endpoint.last_success_at.getTime() > 60_000
+  )
 }
 
 // Ends this lease with a new state; false when the lease was lost to another dispatcher.

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
 import type { AppDeps } from '../app-deps.ts'
+import type { Db } from '../db/database.ts'
 
 /**
  * A claim lasts this long. It must outlast one attempt (15 s) and its bookkeeping; a dispatcher
@@ -8,6 +9,9 @@ import type { AppDeps } from '../app-deps.ts'
  * it again (the only duplicates at-least-once delivery allows).
  */
 export const LEASE_MS = 60_000
+
+// Endpoints looked at per round; the rest wait for the next one.
+const ENDPOINTS_PER_ROUND = 100
 
 /** A delivery this dispatcher holds a lease on. */
 export interface ClaimedDelivery {
@@ -25,47 +29,54 @@ export interface ClaimedDelivery {
 
 /**
  * Claims up to `capacity` due deliveries: pending or retrying ones whose time has come, and
- * in-flight ones whose lease ran out. Endpoints are served oldest-due first, each up to
- * `perEndpoint` deliveries in flight at once counted across every dispatcher (the endpoint row is
- * locked while its claim is made), so one slow receiver cannot take every slot. Each claim commits
- * before anything is sent.
+ * in-flight ones whose lease ran out. Endpoints with due work are served in random order, each up
+ * to `perEndpoint` deliveries in flight at once counted across every dispatcher (the endpoint row
+ * is locked while its claim is made), so one endpoint's backlog or slowness cannot starve another.
+ * Each claim commits before anything is sent. `backlog` tells whether due work was seen at all.
  */
 export async function claimDue(
   deps: AppDeps,
   capacity: number,
   perEndpoint: number,
-): Promise<ClaimedDelivery[]> {
-  if (capacity <= 0) return []
+): Promise<{ claims: ClaimedDelivery[]; backlog: boolean }> {
+  if (capacity <= 0) return { claims: [], backlog: true }
   const now = deps.clock.now()
-  const due = (alias: string) =>
-    sql<boolean>`((${sql.ref(`${alias}.status`)} in ('pending', 'retrying') and ${sql.ref(`${alias}.next_attempt_at`)} <= ${now})
-      or (${sql.ref(`${alias}.status`)} = 'in_flight' and ${sql.ref(`${alias}.locked_until`)} < ${now}))`
+  // Endpoints are few; each probe is one look into a partial index of the queue.
   const endpoints = await deps.db
-    .selectFrom('webhook_deliveries as d')
-    .select(['d.workspace_id', 'd.endpoint_id'])
-    .select(sql<Date>`min(coalesce(d.next_attempt_at, d.locked_until))`.as('due_at'))
-    .where(due('d'))
-    .groupBy(['d.workspace_id', 'd.endpoint_id'])
-    .orderBy('due_at')
-    .limit(100)
+    .selectFrom('webhook_endpoints as e')
+    .select(['e.workspace_id', 'e.id'])
+    .where(({ exists, or, selectFrom }) =>
+      or([
+        exists(
+          selectFrom('webhook_deliveries as d')
+            .select('d.id')
+            .whereRef('d.workspace_id', '=', 'e.workspace_id')
+            .whereRef('d.endpoint_id', '=', 'e.id')
+            .where('d.status', 'in', ['pending', 'retrying'])
+            .where('d.next_attempt_at', '<=', now),
+        ),
+        exists(
+          selectFrom('webhook_deliveries as d')
+            .select('d.id')
+            .whereRef('d.workspace_id', '=', 'e.workspace_id')
+            .whereRef('d.endpoint_id', '=', 'e.id')
+            .where('d.status', '=', 'in_flight')
+            .where('d.locked_until', '<', now),
+        ),
+      ]),
+    )
+    .orderBy(sql`random()`)
+    .limit(ENDPOINTS_PER_ROUND)
     .execute()
-  const claimed: ClaimedDelivery[] = []
+  const claims: ClaimedDelivery[] = []
   for (const endpoint of endpoints) {
-    const room = capacity - claimed.length
+    const room = capacity - claims.length
     if (room <= 0) break
-    claimed.push(
-      ...(await claimForEndpoint(
-        deps,
-        endpoint.workspace_id,
-        endpoint.endpoint_id,
-        room,
-        perEndpoint,
-        now,
-        due,
-      )),
+    claims.push(
+      ...(await claimForEndpoint(deps, endpoint.workspace_id, endpoint.id, room, perEndpoint, now)),
     )
   }
-  return claimed
+  return { claims, backlog: endpoints.length > 0 }
 }
 
 async function claimForEndpoint(
@@ -75,7 +86,6 @@ async function claimForEndpoint(
   room: number,
   perEndpoint: number,
   now: Date,
-  due: (alias: string) => ReturnType<typeof sql<boolean>>,
 ): Promise<ClaimedDelivery[]> {
   return deps.db.transaction().execute(async (trx) => {
     // Another dispatcher is claiming for this endpoint right now: leave it to that one.
@@ -96,51 +106,74 @@ async function claimForEndpoint(
       .where('status', '=', 'in_flight')
       .where('locked_until', '>=', now)
       .executeTakeFirstOrThrow()
-    const take = Math.min(room, perEndpoint - Number(inFlight.n))
-    if (take <= 0) return []
-    const lock = `${randomBytes(9).toString('base64url')}`
-    const rows = await trx
-      .updateTable('webhook_deliveries as d')
-      .set({
-        status: 'in_flight',
-        locked_by: lock,
-        locked_until: new Date(now.getTime() + LEASE_MS),
-        attempt_count: sql`d.attempt_count + 1`,
-        run_attempts: sql`d.run_attempts + 1`,
-        updated_at: now,
-      })
-      .where('d.workspace_id', '=', workspaceId)
-      .where(
-        'd.id',
-        'in',
-        trx
-          .selectFrom('webhook_deliveries as d')
-          .select('d.id')
-          .where('d.workspace_id', '=', workspaceId)
-          .where('d.endpoint_id', '=', endpointId)
-          .where(due('d'))
-          .orderBy('d.next_attempt_at')
-          .limit(take)
-          .forUpdate()
-          .skipLocked(),
-      )
-      .returning([
-        'd.workspace_id',
-        'd.id',
-        'd.endpoint_id',
-        'd.event_id',
-        'd.attempt_count',
-        'd.run_attempts',
-      ])
-      .execute()
-    return rows.map((row) => ({
-      workspaceId: row.workspace_id,
-      id: row.id,
-      endpointId: row.endpoint_id,
-      eventId: row.event_id,
-      attempt: row.attempt_count,
-      runAttempts: row.run_attempts,
-      lock,
-    }))
+    let take = Math.min(room, perEndpoint - Number(inFlight.n))
+    const lock = randomBytes(9).toString('base64url')
+    const claims: ClaimedDelivery[] = []
+    // Expired leases first (they have waited longest), then what is due, oldest first.
+    for (const expired of [true, false]) {
+      if (take <= 0) break
+      const rows = await claimRows(trx, { workspaceId, endpointId, expired, take, lock, now })
+      take -= rows.length
+      claims.push(...rows)
+    }
+    return claims
   })
+}
+
+async function claimRows(
+  trx: Db,
+  target: {
+    workspaceId: string
+    endpointId: string
+    expired: boolean
+    take: number
+    lock: string
+    now: Date
+  },
+): Promise<ClaimedDelivery[]> {
+  const { workspaceId, endpointId, now } = target
+  let candidates = trx
+    .selectFrom('webhook_deliveries as d')
+    .select('d.id')
+    .where('d.workspace_id', '=', workspaceId)
+    .where('d.endpoint_id', '=', endpointId)
+  candidates = target.expired
+    ? candidates
+        .where('d.status', '=', 'in_flight')
+        .where('d.locked_until', '<', now)
+        .orderBy('d.locked_until')
+    : candidates
+        .where('d.status', 'in', ['pending', 'retrying'])
+        .where('d.next_attempt_at', '<=', now)
+        .orderBy('d.next_attempt_at')
+  const rows = await trx
+    .updateTable('webhook_deliveries as d')
+    .set({
+      status: 'in_flight',
+      locked_by: target.lock,
+      locked_until: new Date(now.getTime() + LEASE_MS),
+      attempt_count: sql`d.attempt_count + 1`,
+      run_attempts: sql`d.run_attempts + 1`,
+      updated_at: now,
+    })
+    .where('d.workspace_id', '=', workspaceId)
+    .where('d.id', 'in', candidates.limit(target.take).forUpdate().skipLocked())
+    .returning([
+      'd.workspace_id',
+      'd.id',
+      'd.endpoint_id',
+      'd.event_id',
+      'd.attempt_count',
+      'd.run_attempts',
+    ])
+    .execute()
+  return rows.map((row) => ({
+    workspaceId: row.workspace_id,
+    id: row.id,
+    endpointId: row.endpoint_id,
+    eventId: row.event_id,
+    attempt: row.attempt_count,
+    runAttempts: row.run_attempts,
+    lock: target.lock,
+  }))
 }

@@ -1,4 +1,4 @@
-import type { Actor } from '../access/principal.ts'
+import type { Actor, Role } from '../access/principal.ts'
 import {
   expandScopes,
   READ_SCOPE_OF_ID_KIND,
@@ -25,39 +25,53 @@ type EndpointOwner = Pick<
   'workspace_id' | 'owner_id' | 'owner_kind' | 'owner_scopes'
 >
 
+/** What decides an owner's access, as one query can read it beside the endpoint. */
+export interface OwnerFacts {
+  aclEpoch: string
+  /** The owner's role if a person, 'integration' if an integration, null if gone. */
+  ownerRole: Role | 'integration' | null
+}
+
 /** The owner's current access, or null when the owner has left the workspace. */
 export async function ownerAccess(
   deps: AppDeps,
   db: Db,
   endpoint: EndpointOwner,
 ): Promise<OwnerAccess | null> {
-  const ws = endpoint.workspace_id
-  const workspace = await db
-    .selectFrom('workspaces')
-    .select('acl_epoch')
-    .where('id', '=', ws)
+  const facts = await db
+    .selectFrom('workspaces as w')
+    .leftJoin('people as p', (join) =>
+      join.onRef('p.workspace_id', '=', 'w.id').on('p.id', '=', endpoint.owner_id),
+    )
+    .leftJoin('integrations as i', (join) =>
+      join.onRef('i.workspace_id', '=', 'w.id').on('i.id', '=', endpoint.owner_id),
+    )
+    .select(['w.acl_epoch', 'p.role', 'i.id as integration_id'])
+    .where('w.id', '=', endpoint.workspace_id)
     .executeTakeFirstOrThrow()
-  let actor: Actor
-  if (endpoint.owner_kind === 'person') {
-    const person = await db
-      .selectFrom('people')
-      .select('role')
-      .where('workspace_id', '=', ws)
-      .where('id', '=', endpoint.owner_id)
-      .executeTakeFirst()
-    if (!person) return null
-    actor = { workspaceId: ws, actorId: endpoint.owner_id, actorKind: 'person', role: person.role }
-  } else {
-    const integration = await db
-      .selectFrom('integrations')
-      .select('id')
-      .where('workspace_id', '=', ws)
-      .where('id', '=', endpoint.owner_id)
-      .executeTakeFirst()
-    if (!integration) return null
-    actor = { workspaceId: ws, actorId: endpoint.owner_id, actorKind: 'integration', role: null }
+  return ownerAccessFrom(deps, db, endpoint, {
+    aclEpoch: String(facts.acl_epoch),
+    ownerRole: facts.role ?? (facts.integration_id ? 'integration' : null),
+  })
+}
+
+/** The owner's access from facts already read (the dispatcher reads them with the delivery). */
+export async function ownerAccessFrom(
+  deps: AppDeps,
+  db: Db,
+  endpoint: EndpointOwner,
+  facts: OwnerFacts,
+): Promise<OwnerAccess | null> {
+  const role = facts.ownerRole
+  if (role === null || (role === 'integration') !== (endpoint.owner_kind === 'integration'))
+    return null
+  const actor: Actor = {
+    workspaceId: endpoint.workspace_id,
+    actorId: endpoint.owner_id,
+    actorKind: endpoint.owner_kind,
+    role: role === 'integration' ? null : role,
   }
-  const principal = await deps.principals.get(db, actor, String(workspace.acl_epoch))
+  const principal = await deps.principals.get(db, actor, facts.aclEpoch)
   return { visibility: visibilityFor(principal), scopes: expandScopes(endpoint.owner_scopes) }
 }
 

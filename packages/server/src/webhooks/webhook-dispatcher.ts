@@ -7,6 +7,9 @@ import { ATTEMPT_TIMEOUT_MS } from './delivery-sender.ts'
 import { fanOutEvents } from './fan-out.ts'
 import { createGuardedAgent } from './ssrf-guard.ts'
 
+// How soon to look again when due work was held by others (not how long an idle queue waits).
+const BACKLOG_POLL_MS = 25
+
 /** How a dispatcher runs; the defaults suit one process beside the API. */
 export interface DispatcherOptions {
   /** Requests in flight at once from this process. */
@@ -78,7 +81,7 @@ export class WebhookDispatcher {
   async drain(): Promise<void> {
     for (;;) {
       while ((await fanOutEvents(this.#deps)) > 0) {}
-      const started = await this.#claimAndSend()
+      const { started } = await this.#claimAndSend()
       await Promise.all([...this.#inFlight])
       if (started === 0) return
     }
@@ -99,28 +102,32 @@ export class WebhookDispatcher {
   async #run(): Promise<void> {
     while (this.#running) {
       let busy = false
+      let backlog = false
       try {
         busy = (await fanOutEvents(this.#deps)) > 0
-        busy = (await this.#claimAndSend()) > 0 || busy
+        const round = await this.#claimAndSend()
+        busy = round.started > 0 || busy
+        backlog = round.backlog
       } catch (error) {
         this.#onError(error)
       }
-      if (!busy && this.#running) await this.#idle()
+      // Due work that someone else holds frees up soon; an empty queue waits for a nudge.
+      if (!busy && this.#running) await this.#idle(backlog ? BACKLOG_POLL_MS : this.#pollMs)
     }
   }
 
   // Waits for a nudge, a finished send (a slot came free) or the poll interval.
-  async #idle(): Promise<void> {
+  async #idle(ms: number): Promise<void> {
     const { promise, resolve } = Promise.withResolvers<void>()
     this.#wake = resolve
-    const timer = setTimeout(resolve, this.#pollMs)
+    const timer = setTimeout(resolve, ms)
     await promise
     clearTimeout(timer)
     this.#wake = null
   }
 
-  async #claimAndSend(): Promise<number> {
-    const claims = await claimDue(
+  async #claimAndSend(): Promise<{ started: number; backlog: boolean }> {
+    const { claims, backlog } = await claimDue(
       this.#deps,
       this.#maxInFlight - this.#inFlight.size,
       this.#perEndpoint,
@@ -140,6 +147,6 @@ export class WebhookDispatcher {
         })
       this.#inFlight.add(sending)
     }
-    return claims.length
+    return { started: claims.length, backlog }
   }
 }

@@ -2,7 +2,8 @@ import { type Kysely, sql } from 'kysely'
 
 /**
  * Webhooks: endpoints (with their sealed signing secrets), deliveries (the queue, claimed with
- * leases, and the state a subscriber sees) and attempts (the log of every request sent).
+ * leases, and the state a subscriber sees), attempts (the log of every request sent), and a
+ * notification when events are written.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql
@@ -56,9 +57,12 @@ create table webhook_deliveries (
   primary key (workspace_id, id),
   unique (workspace_id, event_id, endpoint_id)
 );
-create index webhook_deliveries_due_idx on webhook_deliveries (next_attempt_at)
+-- the queue: what is due, and what is in flight, per endpoint (claims and per-endpoint limits)
+create index webhook_deliveries_due_idx
+  on webhook_deliveries (workspace_id, endpoint_id, next_attempt_at)
   where status in ('pending', 'retrying');
-create index webhook_deliveries_lease_idx on webhook_deliveries (locked_until)
+create index webhook_deliveries_lease_idx
+  on webhook_deliveries (workspace_id, endpoint_id, locked_until)
   where status = 'in_flight';
 create index webhook_deliveries_endpoint_idx
   on webhook_deliveries (workspace_id, endpoint_id, created_at desc, id desc);
@@ -80,6 +84,16 @@ create table webhook_attempts (
   primary key (workspace_id, delivery_id, attempt)
 );
 create index webhook_attempts_started_idx on webhook_attempts (started_at);
+
+-- Wakes dispatchers in other processes when events commit (NOTIFY is delivered at commit), so a
+-- delivery starts at once instead of at the next poll. One notification per statement.
+create function workgraph_outbox_notify() returns trigger language plpgsql as $$
+begin
+  perform pg_notify('workgraph_outbox', '');
+  return null;
+end $$;
+create trigger events_notify after insert on events
+  for each statement execute function workgraph_outbox_notify();
 `)
     .execute(db)
 }
