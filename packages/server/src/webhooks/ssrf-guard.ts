@@ -90,7 +90,8 @@ const BLOCKED_V6 = (
 
 const MAPPED_V4 = range(128, 0xffffn << 32n, 96)
 
-// Brackets come from URL hosts, zone ids (`fe80::1%eth0`) from some resolvers; neither is part of the address.
+// Brackets come from URL hosts and zone ids (`fe80::1%eth0`) from some resolvers; neither is
+// part of the address.
 function bare(address: string): string {
   return address
     .replace(/^\[|\]$/g, '')

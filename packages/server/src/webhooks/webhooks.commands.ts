@@ -180,13 +180,7 @@ export async function replayDelivery(
     })
   const row = await w.trx
     .updateTable('webhook_deliveries')
-    .set({
-      status: 'pending',
-      run_attempts: 0,
-      next_attempt_at: w.now,
-      last_error: null,
-      updated_at: w.now,
-    })
+    .set(restartedRun(w.now))
     .where('workspace_id', '=', delivery.workspace_id)
     .where('id', '=', delivery.id)
     .where('status', '!=', 'in_flight')
@@ -206,13 +200,7 @@ export async function recoverDeliveries(
     throw new ProblemError('conflict', 'The endpoint is disabled; enable it first.')
   const result = await w.trx
     .updateTable('webhook_deliveries')
-    .set({
-      status: 'pending',
-      run_attempts: 0,
-      next_attempt_at: w.now,
-      last_error: null,
-      updated_at: w.now,
-    })
+    .set(restartedRun(w.now))
     .where('workspace_id', '=', endpoint.workspace_id)
     .where('endpoint_id', '=', endpoint.id)
     .where('status', 'in', ['failed', 'skipped'])
@@ -221,6 +209,17 @@ export async function recoverDeliveries(
   const replayed = Number(result.numUpdatedRows)
   await audit(w, 'webhook.recovered', endpoint.id, null, { since: since.toISOString(), replayed })
   return replayed
+}
+
+// A delivery sent again: due now, with a fresh run of retries (attempt numbers keep counting).
+function restartedRun(now: Date) {
+  return {
+    status: 'pending',
+    run_attempts: 0,
+    next_attempt_at: now,
+    last_error: null,
+    updated_at: now,
+  } as const
 }
 
 async function skipWaiting(w: WriteContext, endpoint: EndpointRow, reason = 'endpoint_disabled') {

@@ -6,6 +6,7 @@ import type {
   WebhookDeliveriesTable,
   WebhookEndpointsTable,
 } from '../db/tables/webhook.table.ts'
+import { newestFirstAfter } from '../graph/keyset.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
 
 /** An endpoint row. */
@@ -27,21 +28,13 @@ export async function listEndpoints(
   limit: number,
 ): Promise<EndpointRow[]> {
   let query = db
-    .selectFrom('webhook_endpoints')
+    .selectFrom('webhook_endpoints as e')
     .selectAll()
+    .where(newestFirstAfter('e', after))
     .where('workspace_id', '=', principal.workspaceId)
     .where('owner_id', '=', principal.actorId)
     .where('deleted_at', 'is', null)
   if (filter.ids) query = query.where('id', 'in', filter.ids.length ? filter.ids : [''])
-  if (after) {
-    const [createdAt, id] = after as [string, string]
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', new Date(createdAt)),
-        eb.and([eb('created_at', '=', new Date(createdAt)), eb('id', '<', id)]),
-      ]),
-    )
-  }
   return query
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -68,22 +61,14 @@ export async function listDeliveries(
   limit: number,
 ): Promise<DeliveryRow[]> {
   let query = db
-    .selectFrom('webhook_deliveries')
+    .selectFrom('webhook_deliveries as d')
     .selectAll()
+    .where(newestFirstAfter('d', after))
     .where('workspace_id', '=', endpoint.workspace_id)
     .where('endpoint_id', '=', endpoint.id)
   if (filter.ids) query = query.where('id', 'in', filter.ids.length ? filter.ids : [''])
   if (filter.status === 'pending') query = query.where('status', 'in', ['pending', 'in_flight'])
   else if (filter.status) query = query.where('status', '=', filter.status as DeliveryRow['status'])
-  if (after) {
-    const [createdAt, id] = after as [string, string]
-    query = query.where((eb) =>
-      eb.or([
-        eb('created_at', '<', new Date(createdAt)),
-        eb.and([eb('created_at', '=', new Date(createdAt)), eb('id', '<', id)]),
-      ]),
-    )
-  }
   return query
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')

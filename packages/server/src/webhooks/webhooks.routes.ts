@@ -1,5 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { Principal } from '../access/principal.ts'
 import type { AppDeps } from '../app-deps.ts'
+import type { Db } from '../db/database.ts'
 import { authenticated } from '../http/authentication.ts'
 import { listResponse } from '../http/list-response.ts'
 import { notFound } from '../http/problem-catalogue.ts'
@@ -43,19 +45,24 @@ import {
 const MANAGE = { scopes: ['webhook:manage'] } as const
 const WRITE = { scopes: ['webhook:manage'], write: true } as const
 
+// One of the caller's endpoints; someone else's is the same 404 as an unknown id.
+async function ownEndpoint(db: Db, principal: Principal, id: string): Promise<EndpointRow> {
+  const endpoint = await findEndpoint(db, principal, id)
+  if (!endpoint) throw notFound()
+  return endpoint
+}
+
 /**
  * Webhook endpoints (contract §10, scope `webhook:manage`). Each endpoint belongs to the person or
  * integration that created it and is seen only by them; everything it receives is filtered by
  * that owner's access at delivery time.
  */
 export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
-  // A write on one of the caller's endpoints; someone else's is the same 404 as an unknown id.
+  // A write on one of the caller's endpoints.
   const onEndpoint =
     (id: string, command: (w: WriteContext, endpoint: EndpointRow) => Promise<WriteResult>) =>
     async (w: WriteContext) => {
-      const endpoint = await findEndpoint(w.trx, w.principal, id)
-      if (!endpoint) throw notFound()
-      return command(w, endpoint)
+      return command(w, await ownEndpoint(w.trx, w.principal, id))
     }
 
   return async (app) => {
@@ -118,12 +125,11 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: MANAGE,
       },
       async (request) => {
-        const endpoint = await findEndpoint(
+        const endpoint = await ownEndpoint(
           deps.db,
           authenticated(request).principal,
           request.params.id,
         )
-        if (!endpoint) throw notFound()
         return presentEndpoint(endpoint, deps.clock.now())
       },
     )
@@ -223,12 +229,11 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: MANAGE,
       },
       async (request) => {
-        const endpoint = await findEndpoint(
+        const endpoint = await ownEndpoint(
           deps.db,
           authenticated(request).principal,
           request.params.id,
         )
-        if (!endpoint) throw notFound()
         const page = await listResponse(deps, request, request.query, {
           load: (after, limit) => listDeliveries(deps.db, endpoint, request.query, after, limit),
           position: (row) => [row.created_at.toISOString(), row.id],
@@ -258,12 +263,11 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: MANAGE,
       },
       async (request) => {
-        const endpoint = await findEndpoint(
+        const endpoint = await ownEndpoint(
           deps.db,
           authenticated(request).principal,
           request.params.id,
         )
-        if (!endpoint) throw notFound()
         const [delivery] = await listDeliveries(
           deps.db,
           endpoint,
