@@ -577,3 +577,21 @@ test('deleting an endpoint stops its deliveries', async () => {
   assert.equal(receiver.received.length, 1)
   assert.equal((await as('alice-key').get(`/v1/webhooks/${endpoint.id}`)).status, 404)
 })
+
+test('a delivery whose sending keeps losing its lease still runs out of attempts', async () => {
+  const endpoint = await register()
+  await createTask()
+  const { fanOutEvents } = await import('../src/webhooks/fan-out.ts')
+  await fanOutEvents(t.deps)
+  // As if ten dispatchers in a row had claimed it and died before recording anything.
+  await t.db.db
+    .updateTable('webhook_deliveries')
+    .set({ attempt_count: 10, run_attempts: 10 })
+    .where('endpoint_id', '=', endpoint.id)
+    .execute()
+  await deliverAll()
+  const [delivery] = await deliveriesOf(endpoint.id)
+  assert.equal(delivery.status, 'failed')
+  assert.equal(delivery.last_error, 'attempts_exhausted')
+  assert.equal(receiver.received.length, 0)
+})

@@ -11,7 +11,7 @@ import { disableEndpoint, recordEndpointHealth } from './endpoint-health.ts'
 import { openableLinks, ownerAccessFrom, scopeReads } from './endpoint-owner.ts'
 import { openEndpointSecrets } from './endpoint-secrets.ts'
 import { linkedIds, redactLinks } from './redact-links.ts'
-import { outcomeOf, retryDelayMs } from './retry-policy.ts'
+import { MAX_ATTEMPTS, outcomeOf, retryDelayMs } from './retry-policy.ts'
 import { checkEndpointUrl, DESTINATION_NOT_ALLOWED } from './ssrf-guard.ts'
 
 /** What sending needs beside the app's dependencies. */
@@ -54,6 +54,12 @@ export async function deliverOne(context: SendContext, claimed: ClaimedDelivery)
     .where('d.id', '=', claimed.id)
     .executeTakeFirst()
   if (!row) return
+  // Claims count attempts before sending, so a delivery whose sending keeps crashing its
+  // dispatcher (and losing its lease) still runs out of attempts instead of looping forever.
+  if (claimed.runAttempts > MAX_ATTEMPTS) {
+    await settle(deps.db, claimed, 'failed', 'attempts_exhausted', deps.clock.now())
+    return
+  }
   if (row.deleted_at !== null || row.status !== 'active') {
     await settle(
       deps.db,
