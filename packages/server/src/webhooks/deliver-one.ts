@@ -7,7 +7,7 @@ import type { DeliveryStatus } from '../db/tables/webhook.table.ts'
 import type { ClaimedDelivery } from './delivery-queue.ts'
 import { buildDeliveryRequest, type DeliveryRequest } from './delivery-request.ts'
 import { type SendResult, sendDelivery } from './delivery-sender.ts'
-import { disableEndpoint, recordEndpointHealth } from './endpoint-health.ts'
+import { disableEndpoint, recordEndpointHealth, successNeedsRecording } from './endpoint-health.ts'
 import { openableLinks, ownerAccessFrom, scopeReads } from './endpoint-owner.ts'
 import { openEndpointSecrets } from './endpoint-secrets.ts'
 import { linkedIds, redactLinks } from './redact-links.ts'
@@ -179,17 +179,8 @@ async function recordAttempt(
   const { workspaceId, endpointId } = claimed
   if (outcome === 'gone')
     await disableEndpoint(deps.db, workspaceId, endpointId, 'The receiver answered 410 Gone.', now)
-  else if (outcome === 'failed' || healthIsStale(endpoint, now))
+  else if (outcome === 'failed' || successNeedsRecording(endpoint, now))
     await recordEndpointHealth(deps.db, workspaceId, endpointId, outcome === 'succeeded', now)
-}
-
-// A success needs writing only after failures, or once a minute to keep last_success_at useful.
-function healthIsStale(endpoint: EndpointState, now: Date): boolean {
-  return (
-    endpoint.failing_since !== null ||
-    endpoint.last_success_at === null ||
-    now.getTime() - endpoint.last_success_at.getTime() > 60_000
-  )
 }
 
 // Ends this lease with a new state; false when the lease was lost to another dispatcher.

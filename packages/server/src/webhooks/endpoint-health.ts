@@ -1,6 +1,22 @@
 import type { Db } from '../db/database.ts'
 import { DISABLE_AFTER_MS } from './retry-policy.ts'
 
+// A healthy endpoint's last_success_at is refreshed at most this often: a busy endpoint's
+// successes would otherwise queue on its row lock.
+const SUCCESS_REFRESH_MS = 60_000
+
+/** Whether a success must be written: after failures, or when last_success_at is getting old. */
+export function successNeedsRecording(
+  endpoint: { failing_since: Date | null; last_success_at: Date | null },
+  now: Date,
+): boolean {
+  return (
+    endpoint.failing_since !== null ||
+    endpoint.last_success_at === null ||
+    now.getTime() - endpoint.last_success_at.getTime() > SUCCESS_REFRESH_MS
+  )
+}
+
 /**
  * Tracks whether an endpoint still works: any success resets the clock; the first failure after a
  * success starts it; a failure five days after that disables the endpoint (never deletes it).
@@ -13,8 +29,7 @@ export async function recordEndpointHealth(
   now: Date,
 ): Promise<void> {
   if (succeeded) {
-    // Touch the row only when something changes or once a minute: a busy endpoint's successes
-    // would otherwise queue on its row lock.
+    // The same rule as successNeedsRecording, against the row as it is now.
     await db
       .updateTable('webhook_endpoints')
       .set({ last_success_at: now, failing_since: null })
@@ -24,7 +39,7 @@ export async function recordEndpointHealth(
         eb.or([
           eb('failing_since', 'is not', null),
           eb('last_success_at', 'is', null),
-          eb('last_success_at', '<', new Date(now.getTime() - 60_000)),
+          eb('last_success_at', '<', new Date(now.getTime() - SUCCESS_REFRESH_MS)),
         ]),
       )
       .execute()

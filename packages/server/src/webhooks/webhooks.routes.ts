@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Principal } from '../access/principal.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
+import { createdPosition } from '../graph/keyset.ts'
 import { authenticated } from '../http/authentication.ts'
 import { listResponse } from '../http/list-response.ts'
 import { notFound } from '../http/problem-catalogue.ts'
@@ -20,6 +21,7 @@ import {
 import { presentAttemptDetail, presentDelivery, presentEndpoint } from './webhooks.present.ts'
 import {
   attemptsOf,
+  type DeliveryRow,
   type EndpointRow,
   findEndpoint,
   listDeliveries,
@@ -50,6 +52,13 @@ async function ownEndpoint(db: Db, principal: Principal, id: string): Promise<En
   const endpoint = await findEndpoint(db, principal, id)
   if (!endpoint) throw notFound()
   return endpoint
+}
+
+// One delivery of one of the caller's endpoints, or the same 404 as an unknown id.
+async function ownDelivery(db: Db, endpoint: EndpointRow, id: string): Promise<DeliveryRow> {
+  const [delivery] = await listDeliveries(db, endpoint, { ids: [id] }, null, 1)
+  if (!delivery) throw notFound()
+  return delivery
 }
 
 /**
@@ -107,7 +116,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const now = deps.clock.now()
         return listResponse(deps, request, request.query, {
           load: (after, limit) => listEndpoints(deps.db, principal, {}, after, limit),
-          position: (row) => [row.created_at.toISOString(), row.id],
+          position: createdPosition,
           present: (row) => presentEndpoint(row, now),
         })
       },
@@ -236,7 +245,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         )
         const page = await listResponse(deps, request, request.query, {
           load: (after, limit) => listDeliveries(deps.db, endpoint, request.query, after, limit),
-          position: (row) => [row.created_at.toISOString(), row.id],
+          position: createdPosition,
           present: (row) => row,
         })
         const attempts = await attemptsOf(
@@ -268,14 +277,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           authenticated(request).principal,
           request.params.id,
         )
-        const [delivery] = await listDeliveries(
-          deps.db,
-          endpoint,
-          { ids: [request.params.delivery_id] },
-          null,
-          1,
-        )
-        if (!delivery) throw notFound()
+        const delivery = await ownDelivery(deps.db, endpoint, request.params.delivery_id)
         const attempts =
           (await attemptsOf(deps.db, endpoint.workspace_id, [delivery.id])).get(delivery.id) ?? []
         return { ...presentDelivery(delivery, []), attempts: attempts.map(presentAttemptDetail) }
@@ -302,14 +304,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           request,
           reply,
           onEndpoint(request.params.id, async (w, endpoint) => {
-            const [delivery] = await listDeliveries(
-              w.trx,
-              endpoint,
-              { ids: [request.params.delivery_id] },
-              null,
-              1,
-            )
-            if (!delivery) throw notFound()
+            const delivery = await ownDelivery(w.trx, endpoint, request.params.delivery_id)
             const row = await replayDelivery(w, endpoint, delivery)
             const attempts = await attemptsOf(w.trx, endpoint.workspace_id, [row.id])
             return { status: 202, body: presentDelivery(row, attempts.get(row.id) ?? []) }
