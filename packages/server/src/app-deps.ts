@@ -11,6 +11,7 @@ import { type Clock, systemClock } from './lib/clock.ts'
 import { CursorCodec } from './lib/cursor.ts'
 import { UrlBuilder } from './lib/resource-urls.ts'
 import { SecretBox } from './lib/secret-box.ts'
+import { deriveOAuthKeys, type OAuthKeys } from './oauth/oauth-keys.ts'
 
 /** Seams of the write path: tests make a committed-looking write fail; the dispatcher listens. */
 export interface WriteHooks {
@@ -32,6 +33,8 @@ export interface AppDeps {
   readonly secrets: SecretBox
   /** Request counts per token and minute: in memory on PGlite, shared in PostgreSQL. */
   readonly rateLimits: RateLimitStore
+  /** Keys of the OAuth authorization server, derived from the service secret. */
+  readonly oauthKeys: OAuthKeys
   readonly writeHooks: WriteHooks
   /** Set while the server drains on shutdown, so /readyz turns away new traffic. */
   readonly lifecycle: { draining: boolean }
@@ -58,6 +61,7 @@ export function createAppDeps(options: {
       options.engine === 'postgres'
         ? new DatabaseRateLimitStore(options.db)
         : new MemoryRateLimitStore(),
+    oauthKeys: deriveOAuthKeys(options.secret),
     writeHooks: {},
     lifecycle: { draining: false },
   }

@@ -18,6 +18,9 @@ import { installOpenApi } from './http/openapi.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { requestId } from './http/request-id.ts'
 import { defaultEmptyBody, validatorCompiler } from './http/validators.ts'
+import { oauthPlugin, resourceIdentifier } from './oauth/oauth.plugin.ts'
+import { oauthGrantRoutes } from './oauth/oauth-grants.routes.ts'
+import { RESOURCE_METADATA_PATH } from './oauth/oauth-routes.ts'
 import { searchRoutes } from './search/search.routes.ts'
 import { summaryRoutes } from './summaries/summaries.routes.ts'
 import { tokenRoutes } from './tokens/tokens.routes.ts'
@@ -61,7 +64,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     db: deps.db,
     clock: deps.clock,
     principals: deps.principals,
-    challenge: 'realm="workgraph"',
+    challenge: `realm="workgraph", resource_metadata="${resourceIdentifier(deps.config.publicUrl)}${RESOURCE_METADATA_PATH}"`,
+    resource: resourceIdentifier(deps.config.publicUrl),
   })
   installRateLimits(app, { store: deps.rateLimits, config: deps.config, clock: deps.clock })
   await installOpenApi(app, deps.config.publicUrl)
@@ -81,5 +85,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(tokenRoutes(deps))
   await app.register(auditRoutes(deps))
   await app.register(webhookRoutes(deps))
+  await app.register(oauthGrantRoutes(deps))
+  await app.register(oauthPlugin(deps))
   return app
 }

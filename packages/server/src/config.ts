@@ -21,6 +21,12 @@ export interface Config {
   /** Whether `serve` also dispatches webhooks (off when separate `workgraph worker`s do). */
   readonly webhooksDispatch: boolean
   readonly webhookLogRetentionDays: number
+  /** Whether apps may register themselves at /oauth/register (RFC 7591). */
+  readonly oauthDynamicRegistration: boolean
+  /** When set, registration needs this value as a Bearer initial access token. */
+  readonly oauthRegistrationToken: string | undefined
+  /** Sign-in attempts allowed per email address and per IP address each minute. */
+  readonly oauthSignInsPerMinute: number
 }
 
 /** One documented setting: its environment variable, CLI flag and default. */
@@ -113,6 +119,24 @@ export const SETTINGS: readonly SettingSpec[] = [
     description:
       'Days webhook attempts (request and response bytes) and finished deliveries are kept.',
   },
+  {
+    env: 'OAUTH_DYNAMIC_REGISTRATION',
+    default: 'false',
+    description:
+      'Set to `true` to let apps register themselves as OAuth clients at `/oauth/register` (RFC 7591).',
+  },
+  {
+    env: 'OAUTH_REGISTRATION_TOKEN',
+    default: '(unset: registration is open when enabled)',
+    description:
+      'When set, dynamic registration requires it as `Authorization: Bearer …` (an initial access token).',
+  },
+  {
+    env: 'OAUTH_SIGN_INS_PER_MINUTE',
+    default: '10',
+    description:
+      'Sign-in attempts on the OAuth login page allowed per email address, and per IP address, each minute.',
+  },
 ]
 
 /** Values given on the command line; they win over the environment. */
@@ -162,6 +186,17 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       env.WEBHOOK_LOG_RETENTION_DAYS ?? '30',
       1,
       3650,
+    ),
+    oauthDynamicRegistration: boolean(
+      'OAUTH_DYNAMIC_REGISTRATION',
+      env.OAUTH_DYNAMIC_REGISTRATION ?? 'false',
+    ),
+    oauthRegistrationToken: nonEmpty(env.OAUTH_REGISTRATION_TOKEN),
+    oauthSignInsPerMinute: integer(
+      'OAUTH_SIGN_INS_PER_MINUTE',
+      env.OAUTH_SIGN_INS_PER_MINUTE ?? '10',
+      1,
+      1e6,
     ),
   })
 }

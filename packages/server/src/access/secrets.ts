@@ -6,6 +6,8 @@ export const SECRET_PREFIX = {
   apiKey: 'wg_key_',
   workspaceToken: 'wg_wst_',
   oauthClient: 'wg_cs_',
+  oauthAccessToken: 'wg_at_',
+  oauthRefreshToken: 'wg_rt_',
 } as const
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'

@@ -4,6 +4,7 @@ import type { Database } from '../db/database.ts'
 import { activitySearchText } from '../graph/activity/activity-text.ts'
 import { objectiveProgress } from '../graph/okrs/okr-progress.ts'
 import { type IdKind, newId } from '../lib/ids.ts'
+import { applicationTypeOf } from '../oauth/oauth-clients.ts'
 import type { Bundle, BundlePrincipalRef } from './bundle.schema.ts'
 import type { KeyKind, KeyTable } from './bundle-references.ts'
 import { parentsFirst } from './parent-chains.ts'
@@ -373,6 +374,7 @@ export function planImport(
       redirect_uris: c.redirect_uris,
       public: c.public,
       secret_hash: secret ? hashSecret(secret) : null,
+      application_type: applicationTypeOf(c.public, c.redirect_uris),
       created_at: now,
     }
   })

@@ -1,4 +1,5 @@
 import { isKnownScope } from '../access/scopes.ts'
+import { redirectUriProblem } from '../oauth/oauth-clients.ts'
 import type { Bundle, BundlePrincipalRef } from './bundle.schema.ts'
 import { followParents } from './parent-chains.ts'
 import type { Problem } from './schema-problems.ts'
@@ -240,21 +241,6 @@ export function referenceProblems(bundle: Bundle): { problems: Problem[]; keys: 
     }
   }
   return { problems, keys }
-}
-
-/** Why a redirect URI cannot be registered, or null when it can (RFC 6749 §3.1.2, RFC 8252). */
-export function redirectUriProblem(uri: string): string | null {
-  let url: URL
-  try {
-    url = new URL(uri)
-  } catch {
-    return 'must be an absolute URI'
-  }
-  if (url.hash) return 'must not contain a fragment'
-  if (url.protocol === 'http:' && !['127.0.0.1', '[::1]', 'localhost'].includes(url.hostname)) {
-    return 'must use https, a loopback http address, or a private-use scheme'
-  }
-  return null
 }
 
 function reportCycles<T extends { key: string }>(

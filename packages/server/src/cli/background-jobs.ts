@@ -1,5 +1,6 @@
 import type { Logger } from 'pino'
 import type { AppDeps } from '../app-deps.ts'
+import { sweepExpiredArtifacts } from '../oauth/artifact-adapter.ts'
 import { listenForOutboxEvents } from '../webhooks/outbox-listener.ts'
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts'
 import { sweepWebhookHistory } from '../webhooks/webhook-retention.ts'
@@ -13,9 +14,9 @@ export interface BackgroundJobs {
 }
 
 /**
- * Starts the sweepers (expired idempotency keys, webhook history past retention; any instance may
- * run them, and deleting twice is harmless) and, when asked, a webhook dispatcher that a write's
- * commit wakes at once.
+ * Starts the sweepers (expired idempotency keys, webhook history past retention, expired OAuth
+ * artefacts; any instance may run them, and deleting twice is harmless) and, when asked, a
+ * webhook dispatcher that a write's commit wakes at once.
  */
 export function startBackgroundJobs(
   deps: AppDeps,
@@ -29,6 +30,9 @@ export function startBackgroundJobs(
     )
     sweepWebhookHistory(deps.db, now, deps.config.webhookLogRetentionDays).catch((error: unknown) =>
       logger.warn({ err: error }, 'could not sweep webhook history'),
+    )
+    sweepExpiredArtifacts(deps.db, now).catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not sweep expired OAuth codes, tokens and sessions'),
     )
   }
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS)

@@ -3,6 +3,8 @@ export interface CliIO {
   readonly stdout: { write(text: string): unknown; isTTY?: boolean }
   readonly stderr: { write(text: string): unknown; isTTY?: boolean }
   readonly env: NodeJS.ProcessEnv
+  /** Input piped to the command (a password, so that it never appears in a process list). */
+  readonly stdin?: AsyncIterable<string | Buffer>
 }
 
 /** A usage error: printed with the command's help, exit status 2. */
@@ -10,5 +12,5 @@ export class UsageError extends Error {}
 
 /** The process's own streams and environment. */
 export function processIO(): CliIO {
-  return { stdout: process.stdout, stderr: process.stderr, env: process.env }
+  return { stdout: process.stdout, stderr: process.stderr, env: process.env, stdin: process.stdin }
 }

@@ -4,7 +4,9 @@ import { type CliIO, UsageError } from './cli-io.ts'
 import { demoCommand } from './demo.command.ts'
 import { importCommand } from './import.command.ts'
 import { migrateCommand } from './migrate.command.ts'
+import { oauthClientCommand } from './oauth-client.command.ts'
 import { serveCommand } from './serve.command.ts'
+import { userCommand } from './user.command.ts'
 import { workerCommand } from './worker.command.ts'
 
 const HELP = `workgraph: the Workgraph API server and its tools
@@ -15,6 +17,10 @@ Usage:
   workgraph demo    [--out FILE] [--scale N] [--seed S] [--today YYYY-MM-DD]
   workgraph migrate [--data DIR | --database-url URL]
   workgraph worker  [--data DIR | --database-url URL] [--once]   (delivers webhooks)
+  workgraph oauth-client create --name NAME --redirect-uri URI [--redirect-uri URI…]
+                    [--confidential] [--workspace wsp_…] [--json] [--data DIR | --database-url URL]
+  workgraph user set-password --email EMAIL [--workspace wsp_…] [--data DIR | --database-url URL]
+                    (reads the password from standard input)
 
 Without --database-url (or DATABASE_URL) the embedded database in --data (default ./.workgraph)
 is used. Every setting is described in docs/configuration.md.
@@ -26,6 +32,8 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   demo: demoCommand,
   migrate: migrateCommand,
   worker: workerCommand,
+  'oauth-client': oauthClientCommand,
+  user: userCommand,
 }
 
 /** Runs one CLI command and returns its exit status: 0 success, 1 failure, 2 usage error. */

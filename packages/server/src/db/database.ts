@@ -7,7 +7,7 @@ import type { CheckinsTable, KeyResultsTable, ObjectivesTable } from './tables/o
 import type { ProjectMembersTable, ProjectsTable } from './tables/project.table.ts'
 import type { ResourceIndexTable } from './tables/resource-index.table.ts'
 import type { TasksTable } from './tables/task.table.ts'
-import type { OAuthClientsTable, TokensTable } from './tables/token.table.ts'
+import type { OAuthArtifactsTable, OAuthClientsTable, TokensTable } from './tables/token.table.ts'
 import type {
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
@@ -47,6 +47,7 @@ export interface Database {
   resource_index: ResourceIndexTable
   tokens: TokensTable
   oauth_clients: OAuthClientsTable
+  oauth_artifacts: OAuthArtifactsTable
   audit_log: AuditLogTable
   events: EventsTable
   idempotency_keys: IdempotencyKeysTable

@@ -9,10 +9,12 @@ import {
   type Scope,
   type ScopeRequirement,
 } from '../access/scopes.ts'
+import { SECRET_PREFIX } from '../access/secrets.ts'
 import { type Visibility, visibilityFor } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import type { Clock } from '../lib/clock.ts'
 import { idKind } from '../lib/ids.ts'
+import { authenticateOAuthToken } from '../oauth/oauth-access-token.ts'
 import { ProblemError } from './problem-catalogue.ts'
 
 /** Who a request runs as: the principal set of the token's owner and the credential's scopes. */
@@ -46,8 +48,10 @@ export interface AuthenticationDeps {
   db: Db
   clock: Clock
   principals: PrincipalCache
-  /** Value of `realm` (and later `resource_metadata`) in WWW-Authenticate challenges. */
+  /** Parameters of every WWW-Authenticate challenge: `realm` and `resource_metadata`. */
   challenge: string
+  /** This API's identifier: OAuth access tokens must be issued for it. */
+  resource: string
 }
 
 const BEARER = /^Bearer +([^\s]+) *$/i
@@ -80,7 +84,7 @@ export function installAuthentication(app: FastifyInstance, deps: Authentication
       )
     }
     const token = BEARER.exec(header)?.[1]
-    const identity = token ? await authenticateToken(deps.db, token, deps.clock.now()) : 'invalid'
+    const identity = token ? await resolveBearer(deps, token) : 'invalid'
     if (identity === 'invalid' || identity === 'expired') {
       const code = identity === 'expired' ? 'token_expired' : 'invalid_token'
       const detail =
@@ -116,6 +120,13 @@ export function installAuthentication(app: FastifyInstance, deps: Authentication
     }
     void reply
   })
+}
+
+// OAuth access tokens live in the authorization server's table; keys and workspace tokens in ours.
+function resolveBearer(deps: AuthenticationDeps, token: string) {
+  return token.startsWith(SECRET_PREFIX.oauthAccessToken)
+    ? authenticateOAuthToken(deps.db, token, deps.clock.now(), deps.resource)
+    : authenticateToken(deps.db, token, deps.clock.now())
 }
 
 /**

@@ -20,6 +20,7 @@ export const ID_PREFIX = {
   apiKey: 'key',
   workspaceToken: 'wst',
   oauthClient: 'cli',
+  oauthGrant: 'grt',
   audit: 'aud',
   request: 'req',
 } as const

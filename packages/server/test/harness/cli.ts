@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer } from 'node:net'
+import { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import type { CliIO } from '../../src/cli/cli-io.ts'
 import { runCli } from '../../src/cli/run-cli.ts'
@@ -11,6 +12,7 @@ export const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url))
 export async function runCaptured(
   argv: string[],
   env: NodeJS.ProcessEnv = {},
+  stdin = '',
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = ''
   let stderr = ''
@@ -18,6 +20,7 @@ export async function runCaptured(
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
     env: { LOG_LEVEL: 'silent', ...env },
+    stdin: Readable.from([stdin]),
   }
   const code = await runCli(argv, io)
   return { code, stdout, stderr }

@@ -4,6 +4,7 @@ import * as audit from './0002-audit.ts'
 import * as search from './0003-search.ts'
 import * as writes from './0004-writes.ts'
 import * as webhooks from './0005-webhooks.ts'
+import * as oauth from './0006-oauth.ts'
 
 /** Every migration, in order. Names sort; a migration is never edited once it has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -12,4 +13,5 @@ export const migrations: Record<string, Migration> = {
   '0003-search': search,
   '0004-writes': writes,
   '0005-webhooks': webhooks,
+  '0006-oauth': oauth,
 }

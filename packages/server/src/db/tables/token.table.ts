@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely'
 import type { DefaultTimestamp, Timestamp } from './columns.ts'
 
 /** `tokens`: API keys and workspace tokens; only a hash of the secret is stored. */
@@ -19,11 +20,34 @@ export interface TokensTable {
 
 /** `oauth_clients`: applications that may ask users for tokens. */
 export interface OAuthClientsTable {
-  workspace_id: string
+  /** The workspace whose people alone may authorize it; null for server-wide clients. */
+  workspace_id: string | null
   id: string
   name: string
   redirect_uris: string[]
   public: boolean
   secret_hash: Buffer | null
+  application_type: ColumnType<'web' | 'native', 'web' | 'native' | undefined, never>
+  source: ColumnType<OAuthClientSource, OAuthClientSource | undefined, never>
+  /** Further registered metadata (client_uri, logo_uri…), as registered. */
+  metadata: ColumnType<Record<string, unknown>, string | undefined, never>
   created_at: DefaultTimestamp
+}
+
+/** Where an OAuth client came from. */
+export type OAuthClientSource = 'bundle' | 'cli' | 'registration'
+
+/** `oauth_artifacts`: the authorization server's grants, codes, tokens and sessions. */
+export interface OAuthArtifactsTable {
+  model: string
+  /** SHA-256 of the id; a code's or token's id is its secret value. */
+  id_hash: Buffer
+  payload: ColumnType<Record<string, unknown>, string, string>
+  grant_id: string | null
+  account_id: string | null
+  client_id: string | null
+  uid: string | null
+  expires_at: Timestamp | null
+  consumed_at: Timestamp | null
+  last_used_at: Timestamp | null
 }

@@ -1,0 +1,77 @@
+import type { TokenFailure, TokenIdentity } from '../access/authenticate-token.ts'
+import type { Role } from '../access/principal.ts'
+import { expandScopes } from '../access/scopes.ts'
+import { hashSecret, isWellFormedSecret, SECRET_PREFIX } from '../access/secrets.ts'
+import type { Db } from '../db/database.ts'
+
+// As for API keys: refresh a grant's `last_used_at` at most once a minute.
+const LAST_USED_GRANULARITY_MS = 60_000
+
+/**
+ * Resolves an OAuth access token (`wg_at_…`) issued by our authorization server to the person it
+ * acts for. Read straight from the authorization server's table, in one query that also requires
+ * the token's grant to be alive: revoking a grant, or presenting a spent refresh token, ends every
+ * access token of it on the next request. `resource` is this API's identifier; a token for any
+ * other audience is refused.
+ */
+export async function authenticateOAuthToken(
+  db: Db,
+  token: string,
+  now: Date,
+  resource: string,
+): Promise<TokenIdentity | TokenFailure> {
+  if (!isWellFormedSecret(SECRET_PREFIX.oauthAccessToken, token)) return 'invalid'
+  const row = await db
+    .selectFrom('oauth_artifacts as t')
+    .innerJoin('oauth_artifacts as g', (join) =>
+      join.on('g.model', '=', 'Grant').onRef('g.grant_id', '=', 't.grant_id'),
+    )
+    .innerJoin('people as p', 'p.id', 't.account_id')
+    .innerJoin('workspaces as w', 'w.id', 'p.workspace_id')
+    .select([
+      't.payload',
+      't.grant_id',
+      't.client_id',
+      't.expires_at',
+      'g.last_used_at',
+      'p.id as person_id',
+      'p.workspace_id',
+      'p.role',
+      'w.acl_epoch',
+    ])
+    .where('t.model', '=', 'AccessToken')
+    .where('t.id_hash', '=', hashSecret(token))
+    .executeTakeFirst()
+  if (!row?.grant_id || !row.client_id) return 'invalid'
+  const audience = row.payload.aud
+  const audiences = Array.isArray(audience) ? audience : [audience]
+  if (!audiences.includes(resource)) return 'invalid'
+  if (row.expires_at === null || row.expires_at <= now) return 'expired'
+  if (
+    row.last_used_at === null ||
+    now.getTime() - row.last_used_at.getTime() > LAST_USED_GRANULARITY_MS
+  ) {
+    await db
+      .updateTable('oauth_artifacts')
+      .set({ last_used_at: now })
+      .where('model', '=', 'Grant')
+      .where('grant_id', '=', row.grant_id)
+      .execute()
+  }
+  const scope = typeof row.payload.scope === 'string' ? row.payload.scope : ''
+  return {
+    credential: {
+      id: row.grant_id,
+      kind: 'oauth',
+      clientId: row.client_id,
+      scopes: expandScopes(scope.split(' ').filter(Boolean)),
+    },
+    actor: {
+      workspaceId: row.workspace_id,
+      actorId: row.person_id,
+      actorKind: 'person',
+      role: row.role as Role,
+    },
+    aclEpoch: String(row.acl_epoch),
+  }
+}

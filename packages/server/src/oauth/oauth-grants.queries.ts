@@ -1,0 +1,96 @@
+import { sql } from 'kysely'
+import type { Principal } from '../access/principal.ts'
+import type { AuditActor } from '../audit/audit-writer.ts'
+import { recordAudit } from '../audit/audit-writer.ts'
+import type { Db } from '../db/database.ts'
+import type { CursorPosition } from '../lib/cursor.ts'
+import { managesAllTokens } from '../tokens/tokens.queries.ts'
+
+/** A live grant as listed: who, which app, what was approved. */
+export interface OAuthGrantRow {
+  id: string
+  client_id: string
+  client_name: string
+  person_id: string
+  scopes: string[]
+  created_at: Date
+  last_used_at: Date | null
+  expires_at: Date
+}
+
+/**
+ * Live grants the principal may manage, newest first; `limit + 1` rows. Like tokens: everyone
+ * sees their own, owners and admins every grant of the workspace.
+ */
+export async function listOAuthGrants(
+  db: Db,
+  principal: Principal,
+  filters: { ids?: readonly string[]; client_id?: string | undefined },
+  after: CursorPosition | null,
+  limit: number,
+): Promise<OAuthGrantRow[]> {
+  const createdAt = sql<Date>`to_timestamp((g.payload->>'iat')::double precision)`
+  let query = db
+    .selectFrom('oauth_artifacts as g')
+    .innerJoin('people as p', 'p.id', 'g.account_id')
+    .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
+    .select([
+      'g.grant_id as id',
+      'g.client_id',
+      'c.name as client_name',
+      'p.id as person_id',
+      sql<Record<string, string>>`coalesce(g.payload->'resources', '{}'::jsonb)`.as('resources'),
+      createdAt.as('created_at'),
+      'g.last_used_at',
+      'g.expires_at',
+    ])
+    .where('g.model', '=', 'Grant')
+    .where('p.workspace_id', '=', principal.workspaceId)
+  if (!managesAllTokens(principal)) query = query.where('p.id', '=', principal.actorId)
+  if (filters.ids) query = query.where('g.grant_id', 'in', [...filters.ids])
+  if (filters.client_id) query = query.where('g.client_id', '=', filters.client_id)
+  if (after) {
+    query = query.where(
+      sql<boolean>`(${createdAt}, g.grant_id) < (${after[0]}::timestamptz, ${after[1]}::text)`,
+    )
+  }
+  const rows = await query
+    .orderBy(createdAt, 'desc')
+    .orderBy('g.grant_id', 'desc')
+    .limit(limit + 1)
+    .execute()
+  return rows.map(({ resources, ...row }) => ({
+    ...row,
+    id: row.id as string,
+    client_id: row.client_id as string,
+    expires_at: row.expires_at as Date,
+    scopes: Object.values(resources)
+      .flatMap((scope) => scope.split(' '))
+      .sort(),
+  }))
+}
+
+/**
+ * Revokes a grant: the remembered consent, its refresh and access tokens and any unspent code
+ * go in one statement, so the app's next request is refused everywhere at once.
+ */
+export async function revokeOAuthGrant(
+  trx: Db,
+  actor: AuditActor,
+  grant: OAuthGrantRow,
+  now: Date,
+): Promise<void> {
+  await trx.deleteFrom('oauth_artifacts').where('grant_id', '=', grant.id).execute()
+  await recordAudit(
+    trx,
+    actor,
+    {
+      action: 'oauth_grant.revoked',
+      resourceId: grant.id,
+      resourceType: 'oauth_grant',
+      before: { client_id: grant.client_id, person_id: grant.person_id, scopes: grant.scopes },
+      after: null,
+    },
+    now,
+  )
+}

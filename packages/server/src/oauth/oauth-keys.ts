@@ -1,0 +1,38 @@
+import { createPrivateKey, hkdfSync, type JsonWebKey } from 'node:crypto'
+
+/** The authorization server's keys, all derived from the service secret. */
+export interface OAuthKeys {
+  /** Ed25519 private key (JWK) that signs what the server signs (ID tokens, if ever asked for). */
+  readonly signingKey: JsonWebKey
+  /** Keys that sign the authorization server's cookies. */
+  readonly cookieKeys: string[]
+  /** Key of the HMAC that binds the sign-in and consent forms to their interaction. */
+  readonly formKey: Buffer
+}
+
+// PKCS#8 DER prefix of an Ed25519 private key; the 32-byte seed follows it.
+const ED25519_PKCS8_PREFIX = Buffer.from('302e020100300506032b657004220420', 'hex')
+
+function derive(secret: Buffer, purpose: string, length = 32): Buffer {
+  return Buffer.from(
+    hkdfSync('sha256', secret, Buffer.alloc(0), `workgraph oauth ${purpose}`, length),
+  )
+}
+
+/**
+ * Derives the keys from the service secret, so every instance that shares WORKGRAPH_SECRET signs
+ * and verifies alike without another secret to distribute.
+ */
+export function deriveOAuthKeys(secret: Buffer): OAuthKeys {
+  const seed = derive(secret, 'signing key')
+  const signingKey = createPrivateKey({
+    key: Buffer.concat([ED25519_PKCS8_PREFIX, seed]),
+    format: 'der',
+    type: 'pkcs8',
+  }).export({ format: 'jwk' })
+  return {
+    signingKey: { ...signingKey, alg: 'EdDSA', use: 'sig', kid: 'wg-ed25519-1' },
+    cookieKeys: [derive(secret, 'cookie key').toString('base64url')],
+    formKey: derive(secret, 'form key'),
+  }
+}

@@ -1,0 +1,170 @@
+import { timingSafeEqual } from 'node:crypto'
+import type { FastifyBaseLogger } from 'fastify'
+import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider'
+import { SCOPE_ALIASES, SCOPES } from '../access/scopes.ts'
+import { hashSecret, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
+import type { Db } from '../db/database.ts'
+import { newId } from '../lib/ids.ts'
+import { ArtifactAdapter } from './artifact-adapter.ts'
+import { ClientAdapter } from './client-adapter.ts'
+import { renderErrorPage } from './interaction-views.ts'
+import type { OAuthKeys } from './oauth-keys.ts'
+import { OAUTH_ROUTES } from './oauth-routes.ts'
+
+/** What the authorization server is built from. */
+export interface OAuthProviderOptions {
+  db: Db
+  /** This API's base URL: the issuer, and the one resource its tokens are for. */
+  publicUrl: string
+  keys: OAuthKeys
+  dynamicRegistration: boolean
+  registrationToken: string | undefined
+  logger: FastifyBaseLogger
+}
+
+/** Every scope a client may ask for: the catalogue and its aliases. */
+export const REQUESTABLE_SCOPES = [...Object.keys(SCOPES), ...Object.keys(SCOPE_ALIASES)]
+
+const DAY = 24 * 60 * 60
+
+/**
+ * Builds the oidc-provider instance. Every setting that differs from the library's defaults is
+ * here with its reason; the research memo (shared/research/oauth.md §4, §7) lists the pitfalls
+ * these avoid.
+ */
+export function createOAuthProvider(options: OAuthProviderOptions): Provider {
+  const { db } = options
+  const issuer = options.publicUrl.replace(/\/+$/, '')
+  const clients = new ClientAdapter(db)
+  const configuration: Configuration = {
+    adapter: (model: string) => (model === 'Client' ? clients : new ArtifactAdapter(db, model)),
+    routes: OAUTH_ROUTES,
+    // Plain OAuth 2.0: the code flow only, with PKCE always (only S256 is implemented).
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    scopes: REQUESTABLE_SCOPES,
+    claims: { openid: ['sub'] },
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'client_secret_basic',
+      id_token_signed_response_alg: 'EdDSA',
+    },
+    clientAuthMethods: ['none', 'client_secret_basic', 'client_secret_post'],
+    enabledJWA: { idTokenSigningAlgValues: ['EdDSA'] },
+    jwks: { keys: [options.keys.signingKey as never] },
+    cookies: { keys: options.keys.cookieKeys },
+    // A registered redirect URI must always be sent, and must match byte for byte.
+    allowOmittingSingleRegisteredRedirectUri: false,
+    ttl: {
+      AccessToken: 3600,
+      AuthorizationCode: 60,
+      RefreshToken: 30 * DAY,
+      // The grant is the remembered consent; it outlives any one refresh token.
+      Grant: 365 * DAY,
+      Interaction: 600,
+      Session: DAY,
+    },
+    rotateRefreshToken: true,
+    // By default refresh tokens need `offline_access`, and tokens die with the sign-in session of
+    // the browser; an app acting for a user needs neither.
+    issueRefreshToken: async (_ctx, client) => client.grantTypeAllowed('refresh_token'),
+    expiresWithSession: async () => false,
+    features: {
+      devInteractions: { enabled: false },
+      dPoP: { enabled: false },
+      introspection: { enabled: false },
+      pushedAuthorizationRequests: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      userinfo: { enabled: false },
+      revocation: { enabled: true },
+      registration: {
+        enabled: options.dynamicRegistration,
+        initialAccessToken: options.registrationToken ?? false,
+        issueRegistrationAccessToken: false,
+        idFactory: () => newId('oauthClient'),
+        secretFactory: () => newSecret(SECRET_PREFIX.oauthClient),
+      },
+      resourceIndicators: {
+        enabled: true,
+        defaultResource: () => issuer,
+        useGrantedResource: () => true,
+        getResourceServerInfo: (_ctx, resource) => {
+          if (resource !== issuer) throw new errors.InvalidTarget()
+          return {
+            scope: REQUESTABLE_SCOPES.join(' '),
+            audience: issuer,
+            accessTokenTTL: 3600,
+            accessTokenFormat: 'opaque',
+          }
+        },
+      },
+    },
+    interactions: { url: (_ctx, interaction) => `/oauth/interaction/${interaction.uid}` },
+    findAccount: async (_ctx, sub) => {
+      const person = await db
+        .selectFrom('people')
+        .select('id')
+        .where('id', '=', sub)
+        .executeTakeFirst()
+      return person ? { accountId: person.id, claims: () => ({ sub: person.id }) } : undefined
+    },
+    // Consent is remembered per person and client for the life of the grant, not per browser.
+    loadExistingGrant: async (ctx: KoaContextWithOIDC) => {
+      const provider = ctx.oidc.provider
+      const chosen = ctx.oidc.result?.consent?.grantId
+      if (chosen) return provider.Grant.find(chosen)
+      const accountId = ctx.oidc.session?.accountId
+      const clientId = ctx.oidc.client?.clientId
+      if (!accountId || !clientId) return undefined
+      const row = await db
+        .selectFrom('oauth_artifacts')
+        .select('grant_id')
+        .where('model', '=', 'Grant')
+        .where('account_id', '=', accountId)
+        .where('client_id', '=', clientId)
+        .orderBy('expires_at', 'desc')
+        .executeTakeFirst()
+      return row?.grant_id ? provider.Grant.find(row.grant_id) : undefined
+    },
+    clientBasedCORS: (_ctx, origin, client) =>
+      client.redirectUris?.some((uri) => URL.parse(uri)?.origin === origin) ?? false,
+    renderError: async (ctx, out) => {
+      ctx.type = 'html'
+      ctx.body = renderErrorPage(out.error, out.error_description)
+    },
+  }
+  const provider = new Provider(issuer, configuration)
+  // Behind TLS termination the issuer is https while this process speaks http.
+  provider.proxy = issuer.startsWith('https:')
+  useOurSecretFormats(provider)
+  provider.on('server_error', (_ctx, error) => options.logger.error({ err: error }, 'oauth error'))
+  return provider
+}
+
+/**
+ * Token values carry the contract's prefixes (`wg_at_`, `wg_rt_`) so secret scanners can find
+ * leaked ones, grants get ids like every other id here, and client secrets are compared by hash
+ * because only the hash is stored. These four methods are the library's seams for that.
+ */
+function useOurSecretFormats(provider: Provider): void {
+  type TokenModel = { prototype: { generateTokenId(): string } }
+  const prefixed = (model: TokenModel, prefix: string) => {
+    const original = model.prototype.generateTokenId
+    model.prototype.generateTokenId = function (this: unknown) {
+      original.call(this) // sets the token's format as a side effect
+      return newSecret(prefix)
+    }
+  }
+  prefixed(provider.AccessToken as unknown as TokenModel, SECRET_PREFIX.oauthAccessToken)
+  prefixed(provider.RefreshToken as unknown as TokenModel, SECRET_PREFIX.oauthRefreshToken)
+  ;(provider.Grant as unknown as TokenModel).prototype.generateTokenId = () => newId('oauthGrant')
+  provider.Client.prototype.compareClientSecret = function (
+    this: { clientSecret?: string },
+    actual: string,
+  ) {
+    const stored = Buffer.from(this.clientSecret ?? '', 'hex')
+    const given = hashSecret(actual)
+    return stored.length === given.length && timingSafeEqual(stored, given)
+  } as never
+}

@@ -1,0 +1,17 @@
+/** Where the authorization server's endpoints live; the mount forwards exactly these paths. */
+export const OAUTH_ROUTES = {
+  authorization: '/oauth/authorize',
+  token: '/oauth/token',
+  revocation: '/oauth/revoke',
+  registration: '/oauth/register',
+  jwks: '/oauth/jwks',
+} as const
+
+/** The authorization server's metadata documents (RFC 8414, and OpenID discovery for clients that ask there). */
+export const METADATA_PATHS = [
+  '/.well-known/oauth-authorization-server',
+  '/.well-known/openid-configuration',
+] as const
+
+/** The protected resource's metadata (RFC 9728), served by this API rather than the provider. */
+export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource'
