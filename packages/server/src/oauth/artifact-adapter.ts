@@ -2,26 +2,33 @@ import { sql } from 'kysely'
 import { type Adapter, type AdapterPayload, errors } from 'oidc-provider'
 import { hashSecret } from '../access/secrets.ts'
 import type { Db } from '../db/database.ts'
+import type { SecretBox } from '../lib/secret-box.ts'
 
 /**
  * oidc-provider's storage for one model (Grant, AuthorizationCode, AccessToken, RefreshToken,
- * Session, Interaction…) in `oauth_artifacts`. Ids are stored hashed: for codes and tokens the id
- * is the secret, so a read of the table hands out nothing usable.
+ * Session, Interaction…) in `oauth_artifacts`. For codes and tokens the id (`jti`) is the secret
+ * itself, and a session's id is its cookie: ids are stored only as hashes, and left out of the
+ * stored payload, so a read of the table hands out nothing usable. A session must also be found by
+ * its uid, without its id in hand; its id is kept sealed with the service secret for that.
  */
 export class ArtifactAdapter implements Adapter {
   readonly #db: Db
   readonly #model: string
+  readonly #secrets: SecretBox
 
-  constructor(db: Db, model: string) {
+  constructor(db: Db, model: string, secrets: SecretBox) {
     this.#db = db
     this.#model = model
+    this.#secrets = secrets
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    const { jti: _id, ...stored } = payload as AdapterPayload & { sealedId?: string }
+    if (this.#model === 'Session') stored.sealedId = this.#secrets.seal(id, SESSION_CONTEXT)
     const row = {
       model: this.#model,
       id_hash: hashSecret(id),
-      payload: JSON.stringify(payload),
+      payload: JSON.stringify(stored),
       // A grant's own id is its grant id, so one delete by grant id removes it with its tokens.
       grant_id: payload.grantId ?? (this.#model === 'Grant' ? id : null),
       account_id: payload.accountId ?? null,
@@ -53,8 +60,7 @@ export class ArtifactAdapter implements Adapter {
       .where('id_hash', '=', hashSecret(id))
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
       .executeTakeFirst()
-    if (!row) return undefined
-    return { ...(row.payload as AdapterPayload), ...(row.consumed_at ? { consumed: true } : {}) }
+    return row ? restored(row, id) : undefined
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
@@ -65,8 +71,9 @@ export class ArtifactAdapter implements Adapter {
       .where('uid', '=', uid)
       .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
       .executeTakeFirst()
-    if (!row) return undefined
-    return { ...(row.payload as AdapterPayload), ...(row.consumed_at ? { consumed: true } : {}) }
+    const sealedId = row?.payload.sealedId
+    if (!row || typeof sealedId !== 'string') return undefined
+    return restored(row, this.#secrets.open(sealedId, SESSION_CONTEXT))
   }
 
   // The device flow is off; nothing has a user code.
@@ -104,6 +111,17 @@ export class ArtifactAdapter implements Adapter {
       .where('grant_id', '=', grantId)
       .execute()
   }
+}
+
+const SESSION_CONTEXT = 'oauth session id'
+
+// The payload as the provider stored it: its id back in place, and whether it was consumed.
+function restored(
+  row: { payload: Record<string, unknown>; consumed_at: Date | null },
+  id: string,
+): AdapterPayload {
+  const { sealedId: _sealed, ...payload } = row.payload
+  return { ...payload, jti: id, ...(row.consumed_at ? { consumed: true } : {}) }
 }
 
 /** Deletes expired artefacts; run by the background sweeper. */

@@ -5,6 +5,7 @@ import { SCOPE_ALIASES, SCOPES } from '../access/scopes.ts'
 import { hashSecret, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
 import type { Db } from '../db/database.ts'
 import { newId } from '../lib/ids.ts'
+import type { SecretBox } from '../lib/secret-box.ts'
 import { ArtifactAdapter } from './artifact-adapter.ts'
 import { ClientAdapter } from './client-adapter.ts'
 import { renderErrorPage } from './interaction-views.ts'
@@ -17,6 +18,8 @@ export interface OAuthProviderOptions {
   /** This API's base URL: the issuer, and the one resource its tokens are for. */
   publicUrl: string
   keys: OAuthKeys
+  /** Seals the one id that must be read back: a browser session's, found by its uid. */
+  secrets: SecretBox
   dynamicRegistration: boolean
   registrationToken: string | undefined
   logger: FastifyBaseLogger
@@ -37,7 +40,8 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
   const issuer = options.publicUrl.replace(/\/+$/, '')
   const clients = new ClientAdapter(db)
   const configuration: Configuration = {
-    adapter: (model: string) => (model === 'Client' ? clients : new ArtifactAdapter(db, model)),
+    adapter: (model: string) =>
+      model === 'Client' ? clients : new ArtifactAdapter(db, model, options.secrets),
     routes: OAUTH_ROUTES,
     // Plain OAuth 2.0: the code flow only, with PKCE always (only S256 is implemented).
     responseTypes: ['code'],
@@ -77,7 +81,11 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
       pushedAuthorizationRequests: { enabled: false },
       rpInitiatedLogout: { enabled: false },
       userinfo: { enabled: false },
-      revocation: { enabled: true },
+      // A client revokes only its own tokens (RFC 7009 §2.1).
+      revocation: {
+        enabled: true,
+        allowedPolicy: async (_ctx, client, token) => token.clientId === client.clientId,
+      },
       registration: {
         enabled: options.dynamicRegistration,
         initialAccessToken: options.registrationToken ?? false,

@@ -22,6 +22,7 @@ export function oauthPlugin(deps: AppDeps) {
       db: deps.db,
       publicUrl: resource,
       keys: deps.oauthKeys,
+      secrets: deps.secrets,
       dynamicRegistration: deps.config.oauthDynamicRegistration,
       registrationToken: deps.config.oauthRegistrationToken,
       logger: app.log,

@@ -57,8 +57,9 @@ export async function runBrowserFlow(
     if (page.status >= 400 && !page.body.includes('action='))
       return { callback: null, page, pagesSeen }
     if (page.body.includes('/login"') && page.body.includes('name="password"')) {
-      if (pagesSeen.includes('sign-in-failed')) return { callback: null, page, pagesSeen }
-      pagesSeen.push(page.status === 200 ? 'sign-in' : 'sign-in-failed')
+      // A sign-in page after a failed attempt (401, 429) ends the flow for the test to inspect.
+      if (page.status !== 200) return { callback: null, page, pagesSeen }
+      pagesSeen.push('sign-in')
       const form = formOn(page.body, '/login')
       page = await browser.post(form.action, {
         ...form.fields,
@@ -70,7 +71,7 @@ export async function runBrowserFlow(
     if (page.body.includes('/workspace"')) {
       pagesSeen.push('workspace')
       const form = formOn(page.body, '/workspace')
-      const options = [...page.body.matchAll(/value="([^"]+)">\s*<label[^>]*>([^<]+)/g)]
+      const options = [...page.body.matchAll(/value="([^"]+)"[^>]*>\s*<label[^>]*>([^<]+)/g)]
       const chosen =
         options.find((option) => option[2]?.startsWith(answers.workspace ?? '')) ?? options[0]
       page = await browser.post(form.action, { ...form.fields, choice: chosen?.[1] ?? '' })
