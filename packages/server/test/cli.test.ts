@@ -3,6 +3,9 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
+import { openMigratedDatabase } from '../src/cli/open-database.ts'
+import { loadConfig } from '../src/config.ts'
+import { verifyPassword } from '../src/lib/password.ts'
 import { smallBundle } from './harness/bundles.ts'
 import { freePort, runCaptured, startCli } from './harness/cli.ts'
 import { TEST_SECRET } from './harness/test-app.ts'
@@ -112,4 +115,108 @@ test('a second serve on the same data folder refuses to start', {
   await fourth.waitFor(/listening on/)
   fourth.child.kill('SIGTERM')
   assert.equal(await fourth.exit(), 0)
+})
+
+test('user set-password reads stdin; oauth-client create registers public and confidential apps', async () => {
+  const file = join(dir, 'people.json')
+  writeFileSync(file, JSON.stringify(smallBundle()))
+  const imported = JSON.parse(
+    (await runCaptured(['import', file, ...target, '--json'], env)).stdout,
+  )
+  const workspace = imported.workspace_id as string
+  const setPassword = (args: string[], stdin: string) =>
+    runCaptured(['user', 'set-password', ...args, ...target], env, stdin)
+
+  const ambiguous = await setPassword(['--email', 'Alice@Example.test'], 'a long passphrase\n')
+  assert.equal(ambiguous.code, 1, 'the email is a person in two imported workspaces')
+  assert.match(ambiguous.stderr, /choose one with --workspace/)
+  assert.equal(
+    (await setPassword(['--email', 'alice@example.test', '--workspace', workspace], 'short\n'))
+      .code,
+    1,
+  )
+  assert.equal(
+    (await setPassword(['--email', 'nobody@example.test'], 'a long passphrase\n')).code,
+    1,
+  )
+  const done = await setPassword(
+    ['--email', 'alice@example.test', '--workspace', workspace],
+    'a long passphrase\n',
+  )
+  assert.equal(done.code, 0, done.stderr)
+  assert.ok(!done.stdout.includes('a long passphrase'))
+
+  const handle = await openMigratedDatabase(
+    loadConfig(env, {
+      data: target[0] === '--data' ? target[1] : undefined,
+      databaseUrl: target[0] === '--database-url' ? target[1] : undefined,
+    }),
+  )
+  try {
+    const person = await handle.db
+      .selectFrom('people')
+      .select('password_hash')
+      .where('id', '=', imported.ids.alice)
+      .executeTakeFirstOrThrow()
+    assert.ok(await verifyPassword('a long passphrase', person.password_hash as string))
+  } finally {
+    await handle.close()
+  }
+
+  const created = await runCaptured(
+    [
+      'oauth-client',
+      'create',
+      '--name',
+      'Agent',
+      '--redirect-uri',
+      'http://127.0.0.1:7777/cb',
+      '--json',
+      ...target,
+    ],
+    env,
+  )
+  assert.equal(created.code, 0, created.stderr)
+  const app = JSON.parse(created.stdout)
+  assert.match(app.client_id, /^cli_/)
+  assert.equal(app.client_secret, undefined)
+  const confidential = await runCaptured(
+    [
+      'oauth-client',
+      'create',
+      '--name',
+      'Reports',
+      '--redirect-uri',
+      'https://reports.example.test/cb',
+      '--confidential',
+      '--workspace',
+      workspace,
+      ...target,
+    ],
+    env,
+  )
+  assert.equal(confidential.code, 0, confidential.stderr)
+  assert.match(confidential.stdout, /client_secret: wg_cs_/)
+  const badUri = [
+    'oauth-client',
+    'create',
+    '--name',
+    'X',
+    '--redirect-uri',
+    'http://evil.example.test/cb',
+    ...target,
+  ]
+  assert.equal((await runCaptured(badUri, env)).code, 2)
+  const noWorkspace = [
+    'oauth-client',
+    'create',
+    '--name',
+    'X',
+    '--redirect-uri',
+    'https://x.test/cb',
+    '--workspace',
+    'wsp_nope',
+    ...target,
+  ]
+  assert.equal((await runCaptured(noWorkspace, env)).code, 1)
 })

@@ -14,6 +14,8 @@ export interface DemoAccess {
   personEmail: string
   apiKey: string
   password: string
+  /** The demo's sample OAuth app (public, redirecting to a loopback callback). */
+  oauthClient: { id: string; redirectUri: string } | null
   imported: boolean
 }
 
@@ -68,7 +70,14 @@ export async function prepareDemo(db: Kysely<Database>, now: Date): Promise<Demo
       })
       .execute()
   })
+  const sample = await db
+    .selectFrom('oauth_clients')
+    .select(['id', 'redirect_uris'])
+    .where('workspace_id', '=', workspace.id)
+    .orderBy('id')
+    .executeTakeFirst()
   return {
+    oauthClient: sample ? { id: sample.id, redirectUri: sample.redirect_uris[0] as string } : null,
     workspaceId: workspace.id,
     workspaceName: workspace.name,
     personName: workspace.personName,

@@ -53,6 +53,11 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
         `Demo workspace "${demo.workspaceName}" (${demo.workspaceId})${demo.imported ? ', imported just now' : ''}.`,
         `API key of ${demo.personName}, owner (a new key is made at every start): ${demo.apiKey}`,
         `Sign-in for OAuth apps: ${demo.personEmail} / ${demo.password}`,
+        ...(demo.oauthClient
+          ? [
+              `Sample OAuth app (public, PKCE): client_id ${demo.oauthClient.id}, redirect ${demo.oauthClient.redirectUri} (docs/oauth.md)`,
+            ]
+          : []),
         ``,
         `Try it:`,
         `  curl -s -H "Authorization: Bearer ${demo.apiKey}" ${base}/v1/projects`,
