@@ -1,0 +1,64 @@
+import type { FastifyRequest } from 'fastify'
+import type Provider from 'oidc-provider'
+import type { Interaction } from 'oidc-provider'
+import { recordAudit } from '../audit/audit-writer.ts'
+import type { Db } from '../db/database.ts'
+
+/** The scopes a grant holds for this API, sorted. */
+export function grantedScopes(grant: { resources?: Record<string, string> | undefined }): string[] {
+  return Object.values(grant.resources ?? {})
+    .flatMap((scope) => scope.split(' '))
+    .sort()
+}
+
+/**
+ * Records a person's approval: adds what the interaction asked for and the grant lacks to the
+ * grant (a new one the first time; the remembered one after), and audits the change in the
+ * person's workspace. Returns the grant id the provider finishes the consent with.
+ */
+export async function approveConsent(input: {
+  db: Db
+  provider: Provider
+  request: FastifyRequest
+  interaction: Interaction
+  person: { id: string; workspace_id: string }
+  now: Date
+}): Promise<string> {
+  const { provider, interaction, person, request } = input
+  const clientId = String(interaction.params.client_id)
+  const existing = interaction.grantId ? await provider.Grant.find(interaction.grantId) : undefined
+  const grant = existing ?? new provider.Grant({ accountId: person.id, clientId })
+  const before = existing ? grantedScopes(existing) : null
+  const missing = interaction.prompt.details as {
+    missingOIDCScope?: string[]
+    missingResourceScopes?: Record<string, string[]>
+  }
+  if (missing.missingOIDCScope?.length) grant.addOIDCScope(missing.missingOIDCScope.join(' '))
+  for (const [resource, scopes] of Object.entries(missing.missingResourceScopes ?? {})) {
+    grant.addResourceScope(resource, scopes.join(' '))
+  }
+  const grantId = await grant.save()
+  const userAgent = request.headers['user-agent']
+  await recordAudit(
+    input.db,
+    {
+      workspaceId: person.workspace_id,
+      actorId: person.id,
+      tokenId: grantId,
+      tokenKind: 'oauth',
+      clientId,
+      requestId: request.id,
+      ip: request.ip,
+      userAgent: typeof userAgent === 'string' ? userAgent : null,
+    },
+    {
+      action: 'oauth_grant.approved',
+      resourceId: grantId,
+      resourceType: 'oauth_grant',
+      before: before ? { client_id: clientId, scopes: before } : null,
+      after: { client_id: clientId, scopes: grantedScopes(grant) },
+    },
+    input.now,
+  )
+  return grantId
+}
