@@ -69,9 +69,13 @@ test('request ids: a well-formed incoming id is echoed, anything else is replace
 test('authentication failures are 401 with a challenge; missing scopes are 403 naming them', async () => {
   const anonymous = await client(t.app).get('/v1/projects')
   assertProblem(anonymous, 401, 'unauthenticated')
-  assert.equal(anonymous.headers['www-authenticate'], 'Bearer realm="workgraph"')
+  assert.equal(
+    anonymous.headers['www-authenticate'],
+    'Bearer realm="workgraph", resource_metadata="http://127.0.0.1:8080/.well-known/oauth-protected-resource"',
+  )
   for (const header of [
     'Bearer wg_key_nope',
+    'Bearer wg_at_nope',
     'Basic abc',
     'Bearer',
     `Bearer ${token}x`,
