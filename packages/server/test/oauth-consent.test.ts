@@ -5,7 +5,7 @@ import type { ImportResult } from '../src/bundle/import-bundle.ts'
 import { createOAuthClient } from '../src/oauth/oauth-clients.ts'
 import { Browser, formOn } from './harness/browser.ts'
 import { importOk, smallBundle, tokenOf } from './harness/bundles.ts'
-import { authorize, exchangeCode, refresh } from './harness/oauth-client-requests.ts'
+import { authorize, exchangeCode } from './harness/oauth-client-requests.ts'
 import { type ListeningTestApp, startListeningTestApp } from './harness/oauth-flow.ts'
 import { allPages, client } from './harness/test-app.ts'
 
@@ -218,7 +218,6 @@ test("an app registered in one workspace can be authorized only by that workspac
   })
   const workspace = await client(t.app, reply.json.access_token).get('/v1/workspace')
   assert.equal(workspace.json.id, second.workspace_id)
-  void refresh
 })
 
 test('sign-in: one answer for a wrong password and an unknown email, and a limit per minute', async () => {
