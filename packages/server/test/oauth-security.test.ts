@@ -47,6 +47,17 @@ before(async () => {
 })
 after(() => t.close())
 
+/** Alice authorizes the native app for `project:read` in a new browser. */
+function aliceAuthorizesNative(params?: Record<string, string | undefined>) {
+  return authorize(t.origin, {
+    clientId: native,
+    redirectUri: NATIVE_URI,
+    scope: 'project:read',
+    user: alice,
+    ...(params ? { params } : {}),
+  })
+}
+
 async function tokensFor(clientId = native, redirectUri = NATIVE_URI, scope = 'project:read') {
   const { code, verifier } = await authorize(t.origin, {
     clientId,
@@ -85,12 +96,7 @@ test('1. no code without PKCE, and never with the plain method', async () => {
 })
 
 test('2. a wrong or missing code_verifier gets no token', async () => {
-  const { code, verifier } = await authorize(t.origin, {
-    clientId: native,
-    redirectUri: NATIVE_URI,
-    scope: 'project:read',
-    user: alice,
-  })
+  const { code, verifier } = await aliceAuthorizesNative()
   assert.ok(code)
   const wrong = await exchangeCode(t.origin, {
     clientId: native,
@@ -148,12 +154,7 @@ test('3. a redirect URI that is not byte-identical gets an error page and never 
   })
   assert.ok(otherPort.callback?.href.startsWith('http://127.0.0.1:45678/callback?'))
   // At the token endpoint the redirect URI must be the one the code was issued for.
-  const { code, verifier } = await authorize(t.origin, {
-    clientId: native,
-    redirectUri: NATIVE_URI,
-    scope: 'project:read',
-    user: alice,
-  })
+  const { code, verifier } = await aliceAuthorizesNative()
   const mismatch = await exchangeCode(t.origin, {
     clientId: native,
     redirectUri: 'http://127.0.0.1:9999/other',
@@ -165,12 +166,7 @@ test('3. a redirect URI that is not byte-identical gets an error page and never 
 })
 
 test('4. a code is single-use: a replay is refused and revokes what the code issued', async () => {
-  const { code, verifier } = await authorize(t.origin, {
-    clientId: native,
-    redirectUri: NATIVE_URI,
-    scope: 'project:read',
-    user: alice,
-  })
+  const { code, verifier } = await aliceAuthorizesNative()
   const input = { clientId: native, redirectUri: NATIVE_URI, code: code as string, verifier }
   const first = await exchangeCode(t.origin, input)
   assert.equal(first.status, 200)
@@ -186,12 +182,7 @@ test('4. a code is single-use: a replay is refused and revokes what the code iss
 })
 
 test('5. three parallel exchanges of one code, and of one refresh token: at most one succeeds', async () => {
-  const { code, verifier } = await authorize(t.origin, {
-    clientId: native,
-    redirectUri: NATIVE_URI,
-    scope: 'project:read',
-    user: alice,
-  })
+  const { code, verifier } = await aliceAuthorizesNative()
   const input = { clientId: native, redirectUri: NATIVE_URI, code: code as string, verifier }
   const exchanges = await Promise.all([1, 2, 3].map(() => exchangeCode(t.origin, input)))
   assert.deepEqual(exchanges.map((reply) => reply.status).sort(), [200, 400, 400])
@@ -264,24 +255,13 @@ test('8. a token carries only what was approved: other scopes are 403, unknown s
 })
 
 test('9. a resource other than this API is refused', async () => {
-  const foreign = await authorize(t.origin, {
-    clientId: native,
-    redirectUri: NATIVE_URI,
-    scope: 'project:read',
-    user: alice,
-    params: { resource: 'https://other-api.example.test' },
-  })
+  const foreign = await aliceAuthorizesNative({ resource: 'https://other-api.example.test' })
   assert.equal(foreign.code, null)
   assert.equal(foreign.callback?.searchParams.get('error'), 'invalid_target')
 })
 
 test('10. a code belongs to its client; a confidential client cannot skip its secret', async () => {
-  const { code, verifier } = await authorize(t.origin, {
-    clientId: native,
-    redirectUri: NATIVE_URI,
-    scope: 'project:read',
-    user: alice,
-  })
+  const { code, verifier } = await aliceAuthorizesNative()
   const stolen = await exchangeCode(t.origin, {
     clientId: other,
     redirectUri: NATIVE_URI,
@@ -449,12 +429,7 @@ test('14. tokens outlive the browser session at the authorization server', async
 })
 
 test('16. token responses are not cached, and only hashes of codes and tokens are stored', async () => {
-  const { code, verifier } = await authorize(t.origin, {
-    clientId: native,
-    redirectUri: NATIVE_URI,
-    scope: 'project:read',
-    user: alice,
-  })
+  const { code, verifier } = await aliceAuthorizesNative()
   const reply = await exchangeCode(t.origin, {
     clientId: native,
     redirectUri: NATIVE_URI,

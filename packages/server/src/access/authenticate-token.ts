@@ -25,6 +25,11 @@ export type TokenFailure = 'invalid' | 'expired'
 // Refresh `last_used_at` at most once a minute per token: cheap, and precise enough for audits.
 const LAST_USED_GRANULARITY_MS = 60_000
 
+/** Whether a credential's `last_used_at` is old enough to be written again. */
+export function lastUseIsStale(lastUsedAt: Date | null, now: Date): boolean {
+  return lastUsedAt === null || now.getTime() - lastUsedAt.getTime() > LAST_USED_GRANULARITY_MS
+}
+
 /**
  * Resolves an API key or workspace token to its actor. Malformed, unknown and revoked tokens are
  * all 'invalid'; a rotated key past its overlap is 'expired'.
@@ -64,10 +69,7 @@ export async function authenticateToken(
   if (!row || row.revoked_at !== null) return 'invalid'
   if (row.expires_at !== null && row.expires_at <= now) return 'expired'
   if (row.kind === 'api_key' && row.role === null) return 'invalid'
-  if (
-    row.last_used_at === null ||
-    now.getTime() - row.last_used_at.getTime() > LAST_USED_GRANULARITY_MS
-  ) {
+  if (lastUseIsStale(row.last_used_at, now)) {
     await db
       .updateTable('tokens')
       .set({ last_used_at: now })

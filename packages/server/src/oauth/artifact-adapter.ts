@@ -53,27 +53,24 @@ export class ArtifactAdapter implements Adapter {
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
-    const row = await this.#db
-      .selectFrom('oauth_artifacts')
-      .select(['payload', 'consumed_at'])
-      .where('model', '=', this.#model)
-      .where('id_hash', '=', hashSecret(id))
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
-      .executeTakeFirst()
+    const row = await this.#live().where('id_hash', '=', hashSecret(id)).executeTakeFirst()
     return row ? restored(row, id) : undefined
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-    const row = await this.#db
-      .selectFrom('oauth_artifacts')
-      .select(['payload', 'consumed_at'])
-      .where('model', '=', this.#model)
-      .where('uid', '=', uid)
-      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
-      .executeTakeFirst()
+    const row = await this.#live().where('uid', '=', uid).executeTakeFirst()
     const sealedId = row?.payload.sealedId
     if (!row || typeof sealedId !== 'string') return undefined
     return restored(row, this.#secrets.open(sealedId, SESSION_CONTEXT))
+  }
+
+  // This model's rows that have not expired.
+  #live() {
+    return this.#db
+      .selectFrom('oauth_artifacts')
+      .select(['payload', 'consumed_at'])
+      .where('model', '=', this.#model)
+      .where((eb) => eb.or([eb('expires_at', 'is', null), eb('expires_at', '>', sql<Date>`now()`)]))
   }
 
   // The device flow is off; nothing has a user code.

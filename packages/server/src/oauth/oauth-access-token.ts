@@ -1,11 +1,12 @@
-import type { TokenFailure, TokenIdentity } from '../access/authenticate-token.ts'
+import {
+  lastUseIsStale,
+  type TokenFailure,
+  type TokenIdentity,
+} from '../access/authenticate-token.ts'
 import type { Role } from '../access/principal.ts'
 import { expandScopes } from '../access/scopes.ts'
 import { hashSecret, isWellFormedSecret, SECRET_PREFIX } from '../access/secrets.ts'
 import type { Db } from '../db/database.ts'
-
-// As for API keys: refresh a grant's `last_used_at` at most once a minute.
-const LAST_USED_GRANULARITY_MS = 60_000
 
 /**
  * Resolves an OAuth access token (`wg_at_…`) issued by our authorization server to the person it
@@ -47,10 +48,7 @@ export async function authenticateOAuthToken(
   const audiences = Array.isArray(audience) ? audience : [audience]
   if (!audiences.includes(resource)) return 'invalid'
   if (row.expires_at === null || row.expires_at <= now) return 'expired'
-  if (
-    row.last_used_at === null ||
-    now.getTime() - row.last_used_at.getTime() > LAST_USED_GRANULARITY_MS
-  ) {
+  if (lastUseIsStale(row.last_used_at, now)) {
     await db
       .updateTable('oauth_artifacts')
       .set({ last_used_at: now })

@@ -15,8 +15,9 @@ import { OAUTH_ROUTES } from './oauth-routes.ts'
 /** What the authorization server is built from. */
 export interface OAuthProviderOptions {
   db: Db
-  /** This API's base URL: the issuer, and the one resource its tokens are for. */
-  publicUrl: string
+  /** This API's identifier (its base URL without a trailing slash): the issuer, and the one
+   * resource its tokens are for. */
+  issuer: string
   keys: OAuthKeys
   /** Seals the one id that must be read back: a browser session's, found by its uid. */
   secrets: SecretBox
@@ -36,8 +37,7 @@ const DAY = 24 * 60 * 60
  * these avoid.
  */
 export function createOAuthProvider(options: OAuthProviderOptions): Provider {
-  const { db } = options
-  const issuer = options.publicUrl.replace(/\/+$/, '')
+  const { db, issuer } = options
   const clients = new ClientAdapter(db)
   const configuration: Configuration = {
     adapter: (model: string) =>

@@ -20,7 +20,7 @@ export function oauthPlugin(deps: AppDeps) {
     const resource = resourceIdentifier(deps.config.publicUrl)
     const provider = createOAuthProvider({
       db: deps.db,
-      publicUrl: resource,
+      issuer: resource,
       keys: deps.oauthKeys,
       secrets: deps.secrets,
       dynamicRegistration: deps.config.oauthDynamicRegistration,
