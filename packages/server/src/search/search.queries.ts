@@ -1,7 +1,7 @@
-import { sql } from 'kysely'
+import { type RawBuilder, sql } from 'kysely'
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
-import { activityVisible } from '../graph/activity/activity.queries.ts'
+import { mentionsVisible } from '../graph/activity/activity.queries.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
 import type { SearchType } from './search.schemas.ts'
 import { tsquery } from './search-query.ts'
@@ -50,6 +50,12 @@ export async function searchIndex(
   visibility: Visibility,
   input: SearchInput,
 ): Promise<SearchRow[]> {
+  const result = await searchStatement(visibility, input).execute(db)
+  return result.rows
+}
+
+/** The one statement behind searchIndex, unexecuted (the bench EXPLAINs it). */
+export function searchStatement(visibility: Visibility, input: SearchInput): RawBuilder<SearchRow> {
   const ws = visibility.principal.workspaceId
   const window = input.window ?? SEARCH_WINDOW
   const indexed = input.types.filter((type) => type !== 'activity')
@@ -57,56 +63,72 @@ export async function searchIndex(
   const keyset = input.after
     ? sql`where (rank, updated_at, id) < (${input.after[0]}::real, ${input.after[1]}::timestamptz, ${input.after[2]}::text)`
     : sql``
-  const result = await sql<SearchRow>`
-    with q as (select ${tsquery(input.text)} as q),
-    matches as (
-      select r.id, r.type, r.title, r.body, r.project_id, r.updated_at, r.tsv, null::text as subject_id
+  // Inline, not a CTE: a constant the planner can read, so it estimates how common the words are
+  // and walks the newest rows for a very common term but the GIN index for a rare one.
+  const q = tsquery(input.text)
+  return sql<SearchRow>`
+    with matches as (
+      select r.id, r.type, r.title, r.body, r.project_id, r.updated_at, r.tsv,
+             null::text as subject_title, null::text as subject_crumb
       from resource_index r
       where r.workspace_id = ${ws} and r.type = any(${sql.val(indexed)}::text[])
-        and r.tsv @@ (select q from q) and ${visibility.row('r')}
+        and r.tsv @@ ${q} and ${visibility.row('r')}
       order by r.updated_at desc, r.id desc
       limit ${window}
     ),
     acts as (
       select a.id, 'activity'::text as type, a.verb as title, a.search_text as body, a.project_id,
-             a.created_at as updated_at, a.tsv, a.subject_id
+             a.created_at as updated_at, a.tsv,
+             case when s.type = 'comment' then left(s.body, 120) else s.title end as subject_title,
+             case when s.type = 'comment' then left(s.body, 80) else s.title end as subject_crumb
       from activity a
-      where ${withActivity} and a.workspace_id = ${ws} and a.tsv @@ (select q from q) and ${activityVisible(visibility, 'a')}
+      join resource_index s on s.workspace_id = a.workspace_id and s.id = a.subject_id
+      where ${withActivity} and a.workspace_id = ${ws} and a.tsv @@ ${q}
+        and ${visibility.row('s')} and ${mentionsVisible(visibility, 'a')}
       order by a.created_at desc, a.id desc
       limit ${window}
     ),
     ranked as (
-      select id, type, title, body, project_id, updated_at, subject_id, ts_rank(tsv, (select q from q))::real as rank from matches
+      select id, type, title, body, project_id, updated_at, subject_title, subject_crumb,
+             ts_rank(tsv, ${q})::real as rank from matches
       union all
-      select id, type, title, body, project_id, updated_at, subject_id, ts_rank(tsv, (select q from q))::real from acts
+      select id, type, title, body, project_id, updated_at, subject_title, subject_crumb,
+             ts_rank(tsv, ${q})::real from acts
     ),
     page as (
       select * from ranked ${keyset}
       order by rank desc, updated_at desc, id desc
       limit ${input.limit + 1}
+    ),
+    -- The page's neighbours as scalar subqueries, not joins: each is planned on its own, which
+    -- keeps planning (once several ms of join-order search) out of the latency.
+    context as (
+      select page.*,
+        (select coalesce(nullif(x.title, ''), left(x.body, 80))
+           from comments cm join resource_index x on x.workspace_id = cm.workspace_id and x.id = cm.resource_id
+           where page.type = 'comment' and cm.workspace_id = ${ws} and cm.id = page.id) as target_title,
+        (select x.title
+           from comments cm join resource_index x on x.workspace_id = cm.workspace_id and x.id = cm.resource_id
+           where page.type = 'comment' and cm.workspace_id = ${ws} and cm.id = page.id) as target_crumb,
+        (select x.title from tasks t join resource_index x on x.workspace_id = t.workspace_id and x.id = t.parent_id
+           where page.type = 'task' and t.workspace_id = ${ws} and t.id = page.id and ${visibility.row('x')}) as parent_title,
+        (select x.title from resource_index x
+           where page.type <> 'project' and x.workspace_id = ${ws} and x.id = page.project_id and ${visibility.row('x')}) as project_title,
+        (select c.summary from canvases c where page.type = 'canvas' and c.workspace_id = ${ws} and c.id = page.id) as canvas_summary,
+        (select t.due from tasks t where page.type = 'task' and t.workspace_id = ${ws} and t.id = page.id) as task_due
+      from page
     )
-    select page.id, page.type, page.rank, page.updated_at,
-      case when page.type = 'activity' then replace(replace(page.title, '.', ' '), '_', ' ') || ': ' || coalesce(case when s.type = 'comment' then left(s.body, 120) else s.title end, '')
-           when page.type = 'comment' then 'Comment on ' || coalesce(nullif(target.title, ''), left(target.body, 80))
-           else page.title end as title,
-      page.body,
-      ts_headline('english', coalesce(nullif(page.body, ''), page.title), (select q from q),
+    select id, type, rank, updated_at,
+      case when type = 'activity' then replace(replace(title, '.', ' '), '_', ' ') || ': ' || coalesce(subject_title, '')
+           when type = 'comment' then 'Comment on ' || target_title
+           else title end as title,
+      body,
+      ts_headline('english', coalesce(nullif(body, ''), title), ${q},
                   'MaxFragments=1, MaxWords=35, MinWords=12, StartSel="", StopSel=""') as snippet,
-      page.type <> 'activity' and (to_tsvector('english', page.title) || to_tsvector('simple', page.title)) @@ (select q from q) as title_matched,
-      c.summary as canvas_summary,
-      t.due as task_due,
-      array_remove(array[
-        case when page.type <> 'project' then p.title end,
-        coalesce(parent.title, target.title, case when s.type = 'comment' then left(s.body, 80) else s.title end)
-      ], null) as path
-    from page
-    left join canvases c on page.type = 'canvas' and c.workspace_id = ${ws} and c.id = page.id
-    left join tasks t on page.type = 'task' and t.workspace_id = ${ws} and t.id = page.id
-    left join comments cm on page.type = 'comment' and cm.workspace_id = ${ws} and cm.id = page.id
-    left join resource_index target on target.workspace_id = ${ws} and target.id = cm.resource_id
-    left join resource_index s on s.workspace_id = ${ws} and s.id = page.subject_id
-    left join resource_index parent on parent.workspace_id = ${ws} and parent.id = t.parent_id and ${visibility.row('parent')}
-    left join resource_index p on p.workspace_id = ${ws} and p.id = page.project_id and ${visibility.row('p')}
-    order by page.rank desc, page.updated_at desc, page.id desc`.execute(db)
-  return result.rows
+      type <> 'activity' and (to_tsvector('english', title) || to_tsvector('simple', title)) @@ ${q} as title_matched,
+      canvas_summary,
+      task_due,
+      array_remove(array[project_title, coalesce(parent_title, target_crumb, subject_crumb)], null) as path
+    from context
+    order by rank desc, updated_at desc, id desc`
 }

@@ -12,13 +12,15 @@ export type ActivityRow = Omit<Selectable<ActivityTable>, 'tsv' | 'search_text'>
 }
 
 /**
- * The SQL condition that an activity entry (alias `a`) is visible: its subject and every resource
- * it mentions are open to the principal now (evaluated at read time, authz.md §2.6). An entry is
- * dropped whole, never redacted.
+ * The rest of the condition that an activity entry (alias `a`) is visible: its subject and every
+ * resource it mentions are open to the principal now (evaluated at read time, authz.md §2.6). An
+ * entry is dropped whole, never redacted. The subject is checked by the caller, which joins it
+ * under `visibility.row`: as a join the planner can start from what the principal may open (a
+ * guest's few resources) instead of testing every entry of the feed.
  */
-export function activityVisible(visibility: Visibility, alias = 'a') {
+export function mentionsVisible(visibility: Visibility, alias = 'a') {
   return sql<boolean>`not exists (
-    select 1 from unnest(array[${sql.ref(`${alias}.subject_id`)}] || ${sql.ref(`${alias}.ref_ids`)}) as m(id)
+    select 1 from unnest(${sql.ref(`${alias}.ref_ids`)}) as m(id)
     where not exists (
       select 1 from resource_index x
       where x.workspace_id = ${sql.ref(`${alias}.workspace_id`)} and x.id = m.id and ${visibility.row('x')}))`
@@ -67,7 +69,7 @@ export async function listActivity(
     ])
     .where('a.workspace_id', '=', visibility.principal.workspaceId)
     .where(visibility.row('s'))
-    .where(activityVisible(visibility))
+    .where(mentionsVisible(visibility))
     .where(newestFirstAfter('a', after))
   if (filters.ids) query = query.where('a.id', 'in', [...filters.ids])
   if (filters.project_id) query = query.where('a.project_id', '=', filters.project_id)
