@@ -15,6 +15,7 @@ export function baselineVisibility(principal: Principal): Visibility {
     principal,
     seesEveryone: true,
     row: (alias = 'r') => ws(alias),
+    rowInBulk: (alias = 'r') => ws(alias),
     person: (alias = 'p') => ws(alias),
     team: (alias = 't') => ws(alias),
     integration: (alias = 'i') => ws(alias),
@@ -22,4 +23,12 @@ export function baselineVisibility(principal: Principal): Visibility {
     teamId: present,
     actorId: present,
   }
+}
+
+/**
+ * The two runs of one iteration (with the predicate and without), in turns: whichever runs first
+ * reads the pages into the buffer cache for the other, which must not always favour the same side.
+ */
+export function inTurns<T>(iteration: number, first: T, second: T): T[] {
+  return iteration % 2 === 0 ? [first, second] : [second, first]
 }

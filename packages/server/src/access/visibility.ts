@@ -17,6 +17,12 @@ export interface Visibility {
   readonly seesEveryone: boolean
   /** Resource-index rows (alias `r`) the principal may open. */
   row(alias?: string): Expression<SqlBool>
+  /**
+   * The same test as `row`, shaped for a statement that tests thousands of rows (search's
+   * candidate window): a member's long token list becomes a hash table built once per statement,
+   * which saves microseconds a row but costs more to plan than it saves on a page of 20.
+   */
+  rowInBulk(alias?: string): Expression<SqlBool>
   /** People rows (alias `p`) the principal may see. */
   person(alias?: string): Expression<SqlBool>
   /** Team rows (alias `t`) the principal may see. */
@@ -47,17 +53,18 @@ export function idList(ids: readonly string[]): RawBuilder<string[]> {
 }
 
 /**
- * A member's test of a row's ACL against the principal's tokens, for rows that `ws_visible` does
- * not already open; members reach rows by walking an index, never through the ACL index. `&&`
- * compares every ACL entry with every token and unpacks the token array again for each row: fine
- * for a few tokens, but for a member of hundreds of projects it was most of a search's cost.
- * `= any(constant array)` probes a hash table built once per query instead (about 6× cheaper per
- * row with 300 tokens, bench/README.md).
+ * A member's bulk test of a row's ACL against many tokens, for rows that `ws_visible` does not
+ * already open. `&&` compares every ACL entry with every token and unpacks the token array again
+ * for each row: for a member of hundreds of projects that was most of a search's cost.
+ * `= any(constant array)` probes a hash table built once per statement instead (about 7× cheaper
+ * per row with 300 tokens, bench/README.md). The tokens go as one string that the planner splits
+ * while folding constants: cheaper to send than an array literal, and still the constant that
+ * the hashed `= any` needs.
  */
-function aclMatches(acl: RawBuilder<unknown>, tokens: readonly string[]): RawBuilder<SqlBool> {
-  if (tokens.length <= LARGE_LIST) return sql<SqlBool>`${acl} && ${sql.val([...tokens])}::text[]`
-  // Sent as one string, split by the planner while folding constants: cheaper to send and parse
-  // than an array literal, and still a constant, which the hashed `= any` needs.
+function aclMatchesInBulk(
+  acl: RawBuilder<unknown>,
+  tokens: readonly string[],
+): RawBuilder<SqlBool> {
   return sql<SqlBool>`exists (select 1 from unnest(${acl}) as entry(id) where entry.id = any(string_to_array(${tokens.join(',')}::text, ',')))`
 }
 
@@ -68,16 +75,22 @@ export function visibilityFor(principal: Principal): Visibility {
   const teams = idList(principal.teamIds)
   const people = principal.visiblePeopleIds === null ? null : idList(principal.visiblePeopleIds)
   const inWorkspace = (alias: string) => sql<SqlBool>`(${sql.ref(`${alias}.workspace_id`)} = ${ws})`
-  const sharedWith = (alias: string) => aclMatches(sql.ref(`${alias}.acl`), principal.tokens)
+  const shared = (alias: string) => sql<SqlBool>`${sql.ref(`${alias}.acl`)} && ${tokens}`
+  const memberRow = (alias: string, sharedWith: (alias: string) => RawBuilder<SqlBool>) =>
+    sql<SqlBool>`(${sql.ref(`${alias}.workspace_id`)} = ${ws} and (${sql.ref(`${alias}.ws_visible`)} or ${sharedWith(alias)}))`
+  // Guests and integrations get SQL without the ws_visible branch, so their plans are driven by
+  // the ACL index instead of scanning everything the workspace can see (authz.md §2.4).
+  const guestRow = (alias: string) =>
+    sql<SqlBool>`(${sql.ref(`${alias}.workspace_id`)} = ${ws} and ${shared(alias)})`
+  const manyTokens = principal.tokens.length > LARGE_LIST
+  const sharedInBulk = (alias: string) =>
+    manyTokens ? aclMatchesInBulk(sql.ref(`${alias}.acl`), principal.tokens) : shared(alias)
   return {
     principal,
     seesEveryone: principal.isMember,
-    // Guests and integrations get SQL without the ws_visible branch, so their plans are driven by
-    // the ACL index instead of scanning everything the workspace can see (authz.md §2.4).
-    row: (alias = 'r') =>
-      principal.isMember
-        ? sql<SqlBool>`(${sql.ref(`${alias}.workspace_id`)} = ${ws} and (${sql.ref(`${alias}.ws_visible`)} or ${sharedWith(alias)}))`
-        : sql<SqlBool>`(${sql.ref(`${alias}.workspace_id`)} = ${ws} and ${sql.ref(`${alias}.acl`)} && ${tokens})`,
+    row: (alias = 'r') => (principal.isMember ? memberRow(alias, shared) : guestRow(alias)),
+    rowInBulk: (alias = 'r') =>
+      principal.isMember ? memberRow(alias, sharedInBulk) : guestRow(alias),
     // Members see everyone; guests and integrations the people resolved with their principal set.
     person: (alias = 'p') =>
       people === null

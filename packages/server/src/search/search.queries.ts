@@ -72,7 +72,7 @@ export function searchStatement(visibility: Visibility, input: SearchInput): Raw
              null::text as subject_title, null::text as subject_crumb
       from resource_index r
       where r.workspace_id = ${ws} and r.type = any(${sql.val(indexed)}::text[])
-        and r.tsv @@ ${q} and ${visibility.row('r')}
+        and r.tsv @@ ${q} and ${visibility.rowInBulk('r')}
       order by r.updated_at desc, r.id desc
       limit ${window}
     ),
@@ -84,7 +84,7 @@ export function searchStatement(visibility: Visibility, input: SearchInput): Raw
       from activity a
       join resource_index s on s.workspace_id = a.workspace_id and s.id = a.subject_id
       where ${withActivity} and a.workspace_id = ${ws} and a.tsv @@ ${q}
-        and ${visibility.row('s')} and ${mentionsVisible(visibility, 'a')}
+        and ${visibility.rowInBulk('s')} and ${mentionsVisible(visibility, 'a', 'bulk')}
       order by a.created_at desc, a.id desc
       limit ${window}
     ),
