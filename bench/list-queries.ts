@@ -6,7 +6,7 @@ import { listCanvases } from '../packages/server/src/graph/canvases/canvases.que
 import { listOkrs } from '../packages/server/src/graph/okrs/okrs.queries.ts'
 import { listProjects } from '../packages/server/src/graph/projects/projects.queries.ts'
 import { listTasks } from '../packages/server/src/graph/tasks/tasks.queries.ts'
-import { baselineVisibility } from './baseline-visibility.ts'
+import { baselineVisibility, inTurns } from './baseline-visibility.ts'
 
 /** Latency and throughput of one list query, with and without the permission predicate. */
 export interface ListQueryResult {
@@ -60,10 +60,11 @@ export async function benchListQueries(
       const filtered: number[] = []
       const baseline: number[] = []
       for (let i = 0; i < iterations + 10; i++) {
-        for (const [samples, visibility] of [
-          [filtered, visibilityFor(principal)],
-          [baseline, baselineVisibility(principal)],
-        ] as const) {
+        for (const [samples, visibility] of inTurns(
+          i,
+          [filtered, visibilityFor(principal)] as const,
+          [baseline, baselineVisibility(principal)] as const,
+        )) {
           const started = performance.now()
           await run(db, visibility)
           if (i >= 10) samples.push(performance.now() - started)

@@ -55,14 +55,14 @@ export function formatReport(
       ),
     ),
     '',
-    'Search (first page of 10, in-process), with the permission predicate and without it (baseline); terms picked by how many items contain them:',
+    'Search (first page of 10 over every type, in-process), with the permission predicate and without it (baseline); terms picked by how many items contain them; the windowed first 10 hits against an exact ranking of every match (shared hits, and summed score kept):',
     '',
-    '| engine | principal (tokens) | terms (items matching) | p50 ms | p95 ms | p99 ms | baseline p50 | baseline p95 | baseline p99 | p95 ÷ baseline |',
-    '|---|---|---|---|---|---|---|---|---|---|',
+    '| engine | principal (tokens) | terms (items matching) | p50 ms | p95 ms | p99 ms | baseline p50 | baseline p95 | baseline p99 | p95 ÷ baseline | top-10 shared | top-10 score kept |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...results.flatMap((r) =>
       r.search.map(
         (s) =>
-          `| ${r.engine} | ${s.principal} (${s.tokens}) | ${s.terms}: ${s.examples.join(', ')} (${s.matches}) | ${s.filtered.p50} | ${s.filtered.p95} | ${s.filtered.p99} | ${s.baseline.p50} | ${s.baseline.p95} | ${s.baseline.p99} | ${s.ratioP95} |`,
+          `| ${r.engine} | ${s.principal} (${s.tokens}) | ${s.terms}: ${s.examples.join(', ')} (${s.matches}) | ${s.filtered.p50} | ${s.filtered.p95} | ${s.filtered.p99} | ${s.baseline.p50} | ${s.baseline.p95} | ${s.baseline.p99} | ${s.ratioP95} | ${s.overlapAt10} | ${s.scoreAt10} |`,
       ),
     ),
     '',

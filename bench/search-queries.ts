@@ -3,7 +3,7 @@ import { type Principal, resolvePrincipal } from '../packages/server/src/access/
 import { visibilityFor } from '../packages/server/src/access/visibility.ts'
 import type { Database } from '../packages/server/src/db/database.ts'
 import { searchIndex } from '../packages/server/src/search/search.queries.ts'
-import { baselineVisibility } from './baseline-visibility.ts'
+import { baselineVisibility, inTurns } from './baseline-visibility.ts'
 
 /** Search latency for one class of terms and one principal, with and without the predicate. */
 export interface SearchResult {
@@ -15,6 +15,13 @@ export interface SearchResult {
   filtered: Percentiles
   baseline: Percentiles
   ratioP95: number
+  /**
+   * How many of the first 10 hits the candidate window keeps, against an exact ranking of every
+   * match (the same query with an unbounded window), averaged over the terms; 1 is no loss.
+   */
+  overlapAt10: number
+  /** The windowed first 10 hits' summed score over the exact first 10's: 1 when as relevant. */
+  scoreAt10: number
 }
 
 /** Latency percentiles in milliseconds. */
@@ -24,7 +31,8 @@ export interface Percentiles {
   p99: number
 }
 
-const TYPES = ['project', 'canvas', 'task', 'okr', 'comment'] as const
+// Every kind, activity included: what a search without `types` asks for.
+const TYPES = ['project', 'canvas', 'task', 'okr', 'comment', 'activity'] as const
 
 function percentiles(samples: number[]): Percentiles {
   const sorted = [...samples].sort((a, b) => a - b)
@@ -52,14 +60,43 @@ export async function pickTerms(
   const items = total.rows[0]?.n ?? 1
   const rows = stats.rows
   const near = (target: number) => {
-    const index = rows.findIndex((row) => row.ndoc <= target)
-    return rows.slice(Math.max(0, index), Math.max(0, index) + 5)
+    // No word that rare: the rarest there are (never the most common, which index -1 would give).
+    const found = rows.findIndex((row) => row.ndoc <= target)
+    const index = found === -1 ? Math.max(0, rows.length - 5) : found
+    return rows.slice(index, index + 5)
   }
   const pick = (list: typeof rows) => ({
     words: list.map((r) => r.word),
     ndoc: list.map((r) => r.ndoc),
   })
   return { common: pick(rows.slice(0, 5)), medium: pick(near(items * 0.005)), rare: pick(near(30)) }
+}
+
+/**
+ * What the candidate window costs in quality: the first 10 hits with the window against an exact
+ * ranking of every match (an unbounded window), averaged over the terms. A term the principal
+ * sees no match of counts as no loss.
+ */
+async function windowQuality(
+  db: Kysely<Database>,
+  principal: Principal,
+  words: string[],
+): Promise<{ overlapAt10: number; scoreAt10: number }> {
+  let overlap = 0
+  let score = 0
+  const sum = (rows: { rank: number }[]) => rows.reduce((total, row) => total + row.rank, 0)
+  for (const text of words) {
+    const visibility = visibilityFor(principal)
+    const first = { text, types: TYPES, after: null, limit: 10 }
+    const windowed = (await searchIndex(db, visibility, first)).slice(0, 10)
+    const exact = (await searchIndex(db, visibility, { ...first, window: 1e9 })).slice(0, 10)
+    const exactIds = new Set(exact.map((row) => row.id))
+    overlap +=
+      exact.length === 0 ? 1 : windowed.filter((row) => exactIds.has(row.id)).length / exact.length
+    score += exact.length === 0 ? 1 : sum(windowed) / sum(exact)
+  }
+  const mean = (total: number) => Math.round((total / words.length) * 100) / 100
+  return { overlapAt10: mean(overlap), scoreAt10: mean(score) }
 }
 
 /** Runs every term class for every principal, alternating with and without the predicate. */
@@ -83,15 +120,17 @@ export async function benchSearch(
       const baseline: number[] = []
       for (let i = 0; i < iterations + 5; i++) {
         const text = words[i % words.length] as string
-        for (const [samples, visibility] of [
-          [filtered, visibilityFor(principal)],
-          [baseline, baselineVisibility(principal)],
-        ] as const) {
+        for (const [samples, visibility] of inTurns(
+          i,
+          [filtered, visibilityFor(principal)] as const,
+          [baseline, baselineVisibility(principal)] as const,
+        )) {
           const started = performance.now()
           await searchIndex(db, visibility, { text, types: TYPES, after: null, limit: 10 })
           if (i >= 5) samples.push(performance.now() - started)
         }
       }
+      const quality = await windowQuality(db, principal, words)
       const f = percentiles(filtered)
       const b = percentiles(baseline)
       results.push({
@@ -103,6 +142,7 @@ export async function benchSearch(
         filtered: f,
         baseline: b,
         ratioP95: Math.round((f.p95 / b.p95) * 100) / 100,
+        ...quality,
       })
     }
   }

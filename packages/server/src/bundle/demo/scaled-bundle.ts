@@ -89,16 +89,16 @@ const HEAD_WORDS = [
 export function scaledBundle({ scale, seed = 1, today = '2026-11-22' }: ScaledOptions): Bundle {
   const random = new Random(`scaled:${seed}`)
   const now = new Date(`${today}T09:00:00.000Z`).getTime()
-  const vocabulary = [...HEAD_WORDS]
-  while (vocabulary.length < 5000) {
-    const word = Array.from({ length: random.int(2, 4) }, () => random.pick(SYLLABLES)).join('')
-    vocabulary.push(word)
+  // The tail grows with the scale so that every scale has genuinely rare words (a few items each)
+  // next to very common ones; distinct words, so a tail word's rarity is its own.
+  const vocabulary = new Set(HEAD_WORDS)
+  const vocabularySize = Math.max(5000, Math.round(scale / 4))
+  while (vocabulary.size < vocabularySize) {
+    vocabulary.add(Array.from({ length: random.int(2, 5) }, () => random.pick(SYLLABLES)).join(''))
   }
+  const ranked = [...vocabulary]
   const words = (min: number, max: number) =>
-    Array.from(
-      { length: random.int(min, max) },
-      () => vocabulary[random.zipf(vocabulary.length)],
-    ).join(' ')
+    Array.from({ length: random.int(min, max) }, () => ranked[random.zipf(ranked.length)]).join(' ')
   const title = () => {
     const text = words(3, 8)
     return text.charAt(0).toUpperCase() + text.slice(1)
