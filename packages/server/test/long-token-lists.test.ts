@@ -9,10 +9,10 @@ import { searchIndex } from '../src/search/search.queries.ts'
 import { importOk, smallBundle } from './harness/bundles.ts'
 import { startTestApp, type TestApp } from './harness/test-app.ts'
 
-// A principal with more than 32 tokens gets other SQL (a hashed `= any` for members, a list
-// hidden in an InitPlan for guests). The random workspaces of the property tests are too small to
-// reach it, so here each principal is padded with tokens that open nothing: it must see exactly
-// what it sees with its own few tokens, through the short SQL.
+// A principal with more than 32 tokens gets other SQL (its list hidden from the planner in an
+// InitPlan, and in search a hashed `= any` for members). The random workspaces of the property
+// tests are too small to reach it, so here each principal is padded with tokens that open
+// nothing: it must see exactly what it sees with its own few tokens, through the short SQL.
 let t: TestApp
 let ws: ImportResult
 before(async () => {

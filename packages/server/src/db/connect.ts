@@ -45,7 +45,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       max: target.poolSize ?? 10,
       types,
       // JIT pays off for long analytic queries; ours are short, and a plan whose estimate crosses
-      // jit_above_cost (a search walking the feed) spent ~100 ms compiling to save nothing.
+      // jit_above_cost (a search walking the feed) spent about 95 ms compiling to save nothing.
       options: '-c jit=off',
     })
     // An idle connection can be closed by the server (restart, failover, admin). The pool drops

@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely'
+import { sql } from 'kysely'
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import { mentionsVisible } from '../graph/activity/activity.queries.ts'
@@ -50,12 +50,6 @@ export async function searchIndex(
   visibility: Visibility,
   input: SearchInput,
 ): Promise<SearchRow[]> {
-  const result = await searchStatement(visibility, input).execute(db)
-  return result.rows
-}
-
-/** The one statement behind searchIndex, unexecuted (the bench EXPLAINs it). */
-export function searchStatement(visibility: Visibility, input: SearchInput): RawBuilder<SearchRow> {
   const ws = visibility.principal.workspaceId
   const window = input.window ?? SEARCH_WINDOW
   const indexed = input.types.filter((type) => type !== 'activity')
@@ -66,7 +60,7 @@ export function searchStatement(visibility: Visibility, input: SearchInput): Raw
   // Inline, not a CTE: a constant the planner can read, so it estimates how common the words are
   // and walks the newest rows for a very common term but the GIN index for a rare one.
   const q = tsquery(input.text)
-  return sql<SearchRow>`
+  const result = await sql<SearchRow>`
     with matches as (
       select r.id, r.type, r.title, r.body, r.project_id, r.updated_at, r.tsv,
              null::text as subject_title, null::text as subject_crumb
@@ -130,5 +124,6 @@ export function searchStatement(visibility: Visibility, input: SearchInput): Raw
       task_due,
       array_remove(array[project_title, coalesce(parent_title, target_crumb, subject_crumb)], null) as path
     from context
-    order by rank desc, updated_at desc, id desc`
+    order by rank desc, updated_at desc, id desc`.execute(db)
+  return result.rows
 }
