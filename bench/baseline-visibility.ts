@@ -16,6 +16,7 @@ export function baselineVisibility(principal: Principal): Visibility {
     seesEveryone: true,
     row: (alias = 'r') => ws(alias),
     rowInBulk: (alias = 'r') => ws(alias),
+    rowOfType: (alias) => ws(alias),
     person: (alias = 'p') => ws(alias),
     team: (alias = 't') => ws(alias),
     integration: (alias = 'i') => ws(alias),

@@ -22,7 +22,7 @@ function visibleRows(
     .select(['r.id', 'r.created_at'])
     .where('r.workspace_id', '=', visibility.principal.workspaceId)
     .where('r.type', '=', type)
-    .where(visibility.row())
+    .where(visibility.rowOfType('r', type))
     .where(newestFirstAfter('r', after))
   if (filters.ids) rows = rows.where('r.id', 'in', [...filters.ids])
   if (filters.project_id) rows = rows.where('r.project_id', '=', filters.project_id)
