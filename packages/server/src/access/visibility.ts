@@ -18,14 +18,15 @@ export interface Visibility {
   /** Resource-index rows (alias `r`) the principal may open. */
   row(alias?: string): Expression<SqlBool>
   /**
-   * The same test as `row`, shaped for a statement that tests thousands of rows (search's
+   * The same test as `row`, shaped for a statement that may test thousands of rows (search's
    * candidate window): a member's long token list becomes a hash table built once per statement,
-   * which saves microseconds a row but costs more to plan than it saves on a page of 20.
+   * which saves microseconds a row. `row` stays the form for a handful of rows (link checks).
    */
   rowInBulk(alias?: string): Expression<SqlBool>
   /**
-   * The same test as `row` for rows known to be of one type (a list's page): a guest's test then
-   * reaches the typed ACL index, which holds exactly the guest's rows of that type.
+   * `rowInBulk` for rows known to be of one type (a list's page, which may walk past thousands of
+   * hidden rows to fill): a guest's test then reaches the typed ACL index, which holds exactly
+   * the guest's rows of that type.
    */
   rowOfType(alias: string, type: string): Expression<SqlBool>
   /** People rows (alias `p`) the principal may see. */
@@ -101,7 +102,7 @@ export function visibilityFor(principal: Principal): Visibility {
     rowInBulk: (alias = 'r') =>
       principal.isMember ? memberRow(alias, sharedInBulk) : guestRow(alias),
     rowOfType: (alias, type) =>
-      principal.isMember ? memberRow(alias, shared) : guestRowOfType(alias, type),
+      principal.isMember ? memberRow(alias, sharedInBulk) : guestRowOfType(alias, type),
     // Members see everyone; guests and integrations the people resolved with their principal set.
     person: (alias = 'p') =>
       people === null

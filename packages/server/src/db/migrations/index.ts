@@ -5,7 +5,7 @@ import * as search from './0003-search.ts'
 import * as writes from './0004-writes.ts'
 import * as webhooks from './0005-webhooks.ts'
 import * as oauth from './0006-oauth.ts'
-import * as typedAcl from './0007-typed-acl.ts'
+import * as aclIndexes from './0007-acl-indexes.ts'
 
 /** Every migration, in order. Names sort; a migration is never edited once it has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -15,5 +15,5 @@ export const migrations: Record<string, Migration> = {
   '0004-writes': writes,
   '0005-webhooks': webhooks,
   '0006-oauth': oauth,
-  '0007-typed-acl': typedAcl,
+  '0007-acl-indexes': aclIndexes,
 }
