@@ -9,9 +9,9 @@ import {
 } from './http/rate-limit-store.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { CursorCodec } from './lib/cursor.ts'
+import { deriveOAuthKeys, type OAuthKeys } from './lib/derived-keys.ts'
 import { UrlBuilder } from './lib/resource-urls.ts'
 import { SecretBox } from './lib/secret-box.ts'
-import { deriveOAuthKeys, type OAuthKeys } from './oauth/oauth-keys.ts'
 
 /** Seams of the write path: tests make a committed-looking write fail; the dispatcher listens. */
 export interface WriteHooks {

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { canAdminister } from '../access/administration.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { authenticated } from '../http/authentication.ts'
 import { listResponse } from '../http/list-response.ts'
@@ -23,10 +24,10 @@ export function auditRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { principal } = authenticated(request)
-        if (principal.role !== 'owner' && principal.role !== 'admin') {
+        if (!canAdminister(principal)) {
           throw new ProblemError('forbidden', 'The audit log is for workspace owners and admins.')
         }
-        return listResponse(deps, request, request.query, {
+        return listResponse(deps.cursors, request, request.query, {
           load: (after, limit) =>
             listAudit(deps.db, principal.workspaceId, request.query, after, limit),
           position: (row) => [row.created_at.toISOString(), row.id],

@@ -1,31 +1,12 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
-import { authenticateToken, type Credential } from '../access/authenticate-token.ts'
-import type { Principal } from '../access/principal.ts'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { authenticateBearer } from '../access/authenticate-bearer.ts'
+import { type Caller, callerOf } from '../access/caller.ts'
 import type { PrincipalCache } from '../access/principal-cache.ts'
-import {
-  missingScopes,
-  type ReadableType,
-  readableTypes,
-  type Scope,
-  type ScopeRequirement,
-} from '../access/scopes.ts'
-import { SECRET_PREFIX } from '../access/secrets.ts'
-import { type Visibility, visibilityFor } from '../access/visibility.ts'
+import { missingScopes, type Scope, type ScopeRequirement } from '../access/scopes.ts'
 import type { Db } from '../db/database.ts'
 import type { Clock } from '../lib/clock.ts'
 import { idKind } from '../lib/ids.ts'
-import { authenticateOAuthToken } from '../oauth/oauth-access-token.ts'
 import { ProblemError } from './problem-catalogue.ts'
-
-/** Who a request runs as: the principal set of the token's owner and the credential's scopes. */
-export interface Authentication {
-  readonly principal: Principal
-  readonly credential: Credential
-  /** The principal's visibility predicates: every read filters with these. */
-  readonly visibility: Visibility
-  /** Resource types the token may read: links and search name only these. */
-  readonly readableTypes: ReadableType[]
-}
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -39,7 +20,7 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     /** Set by the authentication hook on every non-public route. */
-    authentication: Authentication | null
+    authentication: Caller | null
   }
 }
 
@@ -70,7 +51,7 @@ export function installAuthentication(app: FastifyInstance, deps: Authentication
       )
     }
   })
-  app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+  app.addHook('onRequest', async (request: FastifyRequest) => {
     const config = request.routeOptions.config
     if (config.public || !config.scopes) return // public, or no route matched (the 404 handler answers)
     const header = request.headers.authorization
@@ -84,7 +65,9 @@ export function installAuthentication(app: FastifyInstance, deps: Authentication
       )
     }
     const token = BEARER.exec(header)?.[1]
-    const identity = token ? await resolveBearer(deps, token) : 'invalid'
+    const identity = token
+      ? await authenticateBearer(deps.db, token, deps.clock.now(), deps.resource)
+      : 'invalid'
     if (identity === 'invalid' || identity === 'expired') {
       const code = identity === 'expired' ? 'token_expired' : 'invalid_token'
       const detail =
@@ -112,21 +95,8 @@ export function installAuthentication(app: FastifyInstance, deps: Authentication
       )
     }
     const principal = await deps.principals.get(deps.db, identity.actor, identity.aclEpoch)
-    request.authentication = {
-      principal,
-      credential: identity.credential,
-      visibility: visibilityFor(principal),
-      readableTypes: readableTypes(identity.credential.scopes),
-    }
-    void reply
+    request.authentication = callerOf(principal, identity.credential)
   })
-}
-
-// OAuth access tokens live in the authorization server's table; keys and workspace tokens in ours.
-function resolveBearer(deps: AuthenticationDeps, token: string) {
-  return token.startsWith(SECRET_PREFIX.oauthAccessToken)
-    ? authenticateOAuthToken(deps.db, token, deps.clock.now(), deps.resource)
-    : authenticateToken(deps.db, token, deps.clock.now())
 }
 
 /**
@@ -146,7 +116,7 @@ function requiredScopes(
 }
 
 /** The authentication of a request on a protected route (always set there by the hook). */
-export function authenticated(request: FastifyRequest): Authentication {
+export function authenticated(request: FastifyRequest): Caller {
   if (!request.authentication) throw new Error('authenticated() called on a public route')
   return request.authentication
 }

@@ -1,6 +1,5 @@
 import type { FastifyRequest } from 'fastify'
-import type { AppDeps } from '../app-deps.ts'
-import type { CursorPosition } from '../lib/cursor.ts'
+import type { CursorCodec, CursorPosition } from '../lib/cursor.ts'
 import { cursorBinding, cutPage, type PageOf, readCursor } from './paging.ts'
 
 /** How one list endpoint loads and presents its rows. */
@@ -13,14 +12,14 @@ export interface ListSpec<Row, Item> {
 
 /** Answers a list request: reads and checks the cursor, loads one page, presents it. */
 export async function listResponse<Row, Item>(
-  deps: AppDeps,
+  cursors: CursorCodec,
   request: FastifyRequest,
   query: { limit?: number; cursor?: string },
   spec: ListSpec<Row, Item>,
 ): Promise<PageOf<Item>> {
   const limit = query.limit ?? 20
   const binding = cursorBinding(request, query)
-  const after = readCursor(deps.cursors, query.cursor, binding)
+  const after = readCursor(cursors, query.cursor, binding)
   const rows = await spec.load(after, limit)
-  return cutPage(rows, limit, spec.position, deps.cursors, binding, spec.present)
+  return cutPage(rows, limit, spec.position, cursors, binding, spec.present)
 }

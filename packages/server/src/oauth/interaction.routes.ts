@@ -5,6 +5,7 @@ import type Provider from 'oidc-provider'
 import type { Interaction } from 'oidc-provider'
 import { isKnownScope } from '../access/scopes.ts'
 import type { AppDeps } from '../app-deps.ts'
+import type { OAuthKeys } from '../lib/derived-keys.ts'
 import { approveConsent } from './consent-grant.ts'
 import {
   PAGE_HEADERS,
@@ -13,7 +14,6 @@ import {
   renderSignIn,
   renderWorkspaceChoice,
 } from './interaction-views.ts'
-import type { OAuthKeys } from './oauth-keys.ts'
 import { allowSignInAttempt, matchSignIn } from './sign-in.ts'
 
 type Form = Record<string, string | string[] | undefined>

@@ -4,7 +4,7 @@ import { authenticated } from '../http/authentication.ts'
 import { listResponse } from '../http/list-response.ts'
 import { notFound } from '../http/problem-catalogue.ts'
 import { IdParams, Page } from '../http/schemas.ts'
-import { runWrite } from '../writes/run-write.ts'
+import { httpWrite } from '../writes/http-write.ts'
 import { IdempotencyHeaders } from '../writes/write-schemas.ts'
 import { listOAuthGrants, type OAuthGrantRow, revokeOAuthGrant } from './oauth-grants.queries.ts'
 import { ListOAuthGrantsQuery, OAuthGrantRecord } from './oauth-grants.schemas.ts'
@@ -42,7 +42,7 @@ export function oauthGrantRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { principal } = authenticated(request)
-        return listResponse(deps, request, request.query, {
+        return listResponse(deps.cursors, request, request.query, {
           load: (after, limit) => listOAuthGrants(deps.db, principal, request.query, after, limit),
           position: (row) => [row.created_at.toISOString(), row.id],
           present: (row) => presentGrant(row),
@@ -63,7 +63,7 @@ export function oauthGrantRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { scopes: ['token:manage'], write: true },
       },
       (request, reply) =>
-        runWrite(deps, request, reply, async (w) => {
+        httpWrite(deps, request, reply, async (w) => {
           const { principal } = authenticated(request)
           const [grant] = await listOAuthGrants(
             w.trx,

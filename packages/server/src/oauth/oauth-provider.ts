@@ -4,12 +4,12 @@ import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'o
 import { SCOPE_ALIASES, SCOPES } from '../access/scopes.ts'
 import { hashSecret, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
 import type { Db } from '../db/database.ts'
+import type { OAuthKeys } from '../lib/derived-keys.ts'
 import { newId } from '../lib/ids.ts'
 import type { SecretBox } from '../lib/secret-box.ts'
 import { ArtifactAdapter } from './artifact-adapter.ts'
 import { ClientAdapter } from './client-adapter.ts'
 import { renderErrorPage } from './interaction-views.ts'
-import type { OAuthKeys } from './oauth-keys.ts'
 import { OAUTH_ROUTES } from './oauth-routes.ts'
 
 /** What the authorization server is built from. */

@@ -5,7 +5,7 @@ import { authenticated } from '../http/authentication.ts'
 import { listResponse } from '../http/list-response.ts'
 import { notFound, ProblemError } from '../http/problem-catalogue.ts'
 import { IdParams, Page } from '../http/schemas.ts'
-import { runWrite } from '../writes/run-write.ts'
+import { httpWrite } from '../writes/http-write.ts'
 import { IdempotencyHeaders } from '../writes/write-schemas.ts'
 import { createApiKey, revokeToken, rotateApiKey } from './tokens.commands.ts'
 import { presentToken, tokenStatus } from './tokens.present.ts'
@@ -40,7 +40,7 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const { principal } = authenticated(request)
         const now = deps.clock.now()
-        return listResponse(deps, request, request.query, {
+        return listResponse(deps.cursors, request, request.query, {
           load: (after, limit) => listTokens(deps.db, principal, request.query, after, limit, now),
           position: (row) => [row.created_at.toISOString(), row.id],
           present: (row) => presentToken(row, now),
@@ -61,7 +61,7 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { scopes: ['token:manage'], write: true },
       },
       (request, reply) =>
-        runWrite(deps, request, reply, async (w) => {
+        httpWrite(deps, request, reply, async (w) => {
           const { principal, credential } = authenticated(request)
           if (principal.actorKind !== 'person') {
             throw new ProblemError(
@@ -114,7 +114,7 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { scopes: ['token:manage'], write: true },
       },
       (request, reply) =>
-        runWrite(deps, request, reply, async (w) => {
+        httpWrite(deps, request, reply, async (w) => {
           const { principal } = authenticated(request)
           const now = w.now
           const [old] = await listTokens(
@@ -163,7 +163,7 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { scopes: ['token:manage'], write: true },
       },
       (request, reply) =>
-        runWrite(deps, request, reply, async (w) => {
+        httpWrite(deps, request, reply, async (w) => {
           const { principal } = authenticated(request)
           const [token] = await listTokens(w.trx, principal, { ids: [request.params.id] }, null, 1)
           if (!token) throw notFound()

@@ -7,7 +7,8 @@ import { authenticated } from '../http/authentication.ts'
 import { listResponse } from '../http/list-response.ts'
 import { notFound } from '../http/problem-catalogue.ts'
 import { IdParams, Page } from '../http/schemas.ts'
-import { runWrite, type WriteResult } from '../writes/run-write.ts'
+import { httpWrite } from '../writes/http-write.ts'
+import type { WriteResult } from '../writes/run-write.ts'
 import type { WriteContext } from '../writes/write-context.ts'
 import { IdempotencyHeaders } from '../writes/write-schemas.ts'
 import {
@@ -90,7 +91,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: WRITE,
       },
       (request, reply) =>
-        runWrite(deps, request, reply, async (w) => {
+        httpWrite(deps, request, reply, async (w) => {
           const { credential } = authenticated(request)
           const created = await createEndpoint(w, credential, request.body)
           return {
@@ -114,7 +115,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const { principal } = authenticated(request)
         const now = deps.clock.now()
-        return listResponse(deps, request, request.query, {
+        return listResponse(deps.cursors, request, request.query, {
           load: (after, limit) => listEndpoints(deps.db, principal, {}, after, limit),
           position: createdPosition,
           present: (row) => presentEndpoint(row, now),
@@ -157,7 +158,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: WRITE,
       },
       (request, reply) =>
-        runWrite(
+        httpWrite(
           deps,
           request,
           reply,
@@ -181,7 +182,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: WRITE,
       },
       (request, reply) =>
-        runWrite(
+        httpWrite(
           deps,
           request,
           reply,
@@ -208,7 +209,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: WRITE,
       },
       (request, reply) =>
-        runWrite(
+        httpWrite(
           deps,
           request,
           reply,
@@ -243,7 +244,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           authenticated(request).principal,
           request.params.id,
         )
-        const page = await listResponse(deps, request, request.query, {
+        const page = await listResponse(deps.cursors, request, request.query, {
           load: (after, limit) => listDeliveries(deps.db, endpoint, request.query, after, limit),
           position: createdPosition,
           present: (row) => row,
@@ -299,7 +300,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: WRITE,
       },
       (request, reply) =>
-        runWrite(
+        httpWrite(
           deps,
           request,
           reply,
@@ -326,7 +327,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: WRITE,
       },
       (request, reply) =>
-        runWrite(
+        httpWrite(
           deps,
           request,
           reply,

@@ -34,7 +34,7 @@ export function activityRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           query.actor_id,
         ])
       await requireVisible(deps.db, visibility, references)
-      return listResponse(deps, request, query, {
+      return listResponse(deps.cursors, request, query, {
         load: (after, limit) => listActivity(deps.db, visibility, query, after, limit),
         position: createdPosition,
         present: (row) => presentActivity(row, deps.urls),

@@ -4,7 +4,7 @@ import { authenticated } from '../../http/authentication.ts'
 import { listResponse } from '../../http/list-response.ts'
 import { requireVisible } from '../../http/require-visible.ts'
 import { IdParams, Page } from '../../http/schemas.ts'
-import { runWrite } from '../../writes/run-write.ts'
+import { httpWrite } from '../../writes/http-write.ts'
 import { IdempotencyHeaders } from '../../writes/write-schemas.ts'
 import { createdPosition } from '../keyset.ts'
 import { createCanvas, updateCanvas } from './canvases.commands.ts'
@@ -35,7 +35,7 @@ export function canvasRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const { visibility, readableTypes } = authenticated(request)
         const { query } = request
         await requireVisible(deps.db, visibility, [['/project_id', 'project', query.project_id]])
-        return listResponse(deps, request, query, {
+        return listResponse(deps.cursors, request, query, {
           load: (after, limit) =>
             listCanvases(deps.db, visibility, readableTypes, query, after, limit),
           position: createdPosition,
@@ -57,7 +57,7 @@ export function canvasRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { scopes: ['canvas:create'], write: true },
       },
       (request, reply) =>
-        runWrite(deps, request, reply, async (w) => ({
+        httpWrite(deps, request, reply, async (w) => ({
           status: 201,
           body: await createCanvas(w, request.body),
         })),
@@ -77,7 +77,7 @@ export function canvasRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { scopes: ['canvas:write'], write: true },
       },
       (request, reply) =>
-        runWrite(deps, request, reply, async (w) => ({
+        httpWrite(deps, request, reply, async (w) => ({
           status: 200,
           body: await updateCanvas(w, request.params.id, request.body),
         })),

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { AppDeps } from '../../app-deps.ts'
-import { runWrite } from '../../writes/run-write.ts'
+import { httpWrite } from '../../writes/http-write.ts'
 import { IdempotencyHeaders } from '../../writes/write-schemas.ts'
 import { createComment } from './comments.commands.ts'
 import { CommentRecord, CreateCommentBody } from './comments.schemas.ts'
@@ -21,7 +21,7 @@ export function commentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { scopes: ['comment:write'], write: true },
       },
       (request, reply) =>
-        runWrite(deps, request, reply, async (w) => ({
+        httpWrite(deps, request, reply, async (w) => ({
           status: 201,
           body: await createComment(w, request.body),
         })),

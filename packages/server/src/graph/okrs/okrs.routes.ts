@@ -4,7 +4,7 @@ import { authenticated } from '../../http/authentication.ts'
 import { listResponse } from '../../http/list-response.ts'
 import { requireVisible } from '../../http/require-visible.ts'
 import { Page } from '../../http/schemas.ts'
-import { runWrite } from '../../writes/run-write.ts'
+import { httpWrite } from '../../writes/http-write.ts'
 import { IdempotencyHeaders } from '../../writes/write-schemas.ts'
 import { createdPosition } from '../keyset.ts'
 import { createCheckin } from './checkins.commands.ts'
@@ -34,7 +34,7 @@ export function okrRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           ['/project_id', 'project', query.project_id],
           ['/team_id', 'team', query.team_id],
         ])
-        return listResponse(deps, request, query, {
+        return listResponse(deps.cursors, request, query, {
           load: (after, limit) => listOkrs(deps.db, visibility, query, after, limit),
           position: createdPosition,
           present: (row) => presentOkr(row, deps.urls),
@@ -57,7 +57,7 @@ export function okrRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { scopes: ['okr:checkin'], write: true },
       },
       (request, reply) =>
-        runWrite(deps, request, reply, async (w) => ({
+        httpWrite(deps, request, reply, async (w) => ({
           status: 201,
           body: await createCheckin(w, request.body),
         })),

@@ -27,7 +27,7 @@ export function peopleRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const { visibility } = authenticated(request)
         const { query } = request
         await requireVisible(deps.db, visibility, [['/team_id', 'team', query.team_id]])
-        return listResponse(deps, request, query, {
+        return listResponse(deps.cursors, request, query, {
           load: (after, limit) => listPeople(deps.db, visibility, query, after, limit),
           position: namePosition,
           present: (row) => presentPerson(row, visibility.principal.isMember, deps.urls),
@@ -65,7 +65,7 @@ export function peopleRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { visibility } = authenticated(request)
-        return listResponse(deps, request, request.query, {
+        return listResponse(deps.cursors, request, request.query, {
           load: (after, limit) => listTeams(deps.db, visibility, {}, after, limit),
           position: namePosition,
           present: (row) => presentTeam(row, deps.urls),

@@ -24,7 +24,7 @@ export function projectRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { visibility } = authenticated(request)
-        return listResponse(deps, request, request.query, {
+        return listResponse(deps.cursors, request, request.query, {
           load: (after, limit) => listProjects(deps.db, visibility, request.query, after, limit),
           position: createdPosition,
           present: (row) => presentProject(row, deps.urls),

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox'
+import type { Caller } from '../../access/caller.ts'
 import type { AppDeps } from '../../app-deps.ts'
-import type { Authentication } from '../../http/authentication.ts'
 import { idKind } from '../../lib/ids.ts'
 import { presentActivity } from '../activity/activity.present.ts'
 import { findActivity } from '../activity/activity.queries.ts'
@@ -32,7 +32,7 @@ export type AnyRecord = Static<typeof AnyRecordSchema>
  */
 export async function loadRecord(
   deps: AppDeps,
-  auth: Authentication,
+  auth: Caller,
   id: string,
 ): Promise<AnyRecord | null> {
   const { db, urls } = deps

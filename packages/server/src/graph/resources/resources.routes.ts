@@ -59,7 +59,7 @@ export function resourceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const { id } = request.params
         if (!(await canOpen(deps.db, auth.visibility, id))) throw notFound()
         const ws = auth.principal.workspaceId
-        return listResponse(deps, request, request.query, {
+        return listResponse(deps.cursors, request, request.query, {
           load: (after, limit) =>
             listLinks(deps.db, auth.visibility, auth.readableTypes, id, after, limit),
           position: (row) => [row.rank, row.id],
@@ -89,7 +89,7 @@ export function resourceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const { visibility } = authenticated(request)
         const { id } = request.params
         if (!(await canOpen(deps.db, visibility, id))) throw notFound()
-        return listResponse(deps, request, request.query, {
+        return listResponse(deps.cursors, request, request.query, {
           load: (after, limit) =>
             listComments(deps.db, visibility, { resource_id: id }, after, limit),
           position: createdPosition,

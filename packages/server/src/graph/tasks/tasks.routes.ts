@@ -4,7 +4,7 @@ import { authenticated } from '../../http/authentication.ts'
 import { listResponse } from '../../http/list-response.ts'
 import { requireVisible } from '../../http/require-visible.ts'
 import { IdParams, Page } from '../../http/schemas.ts'
-import { runWrite } from '../../writes/run-write.ts'
+import { httpWrite } from '../../writes/http-write.ts'
 import { IdempotencyHeaders } from '../../writes/write-schemas.ts'
 import { createdPosition } from '../keyset.ts'
 import { completeTask, createTask } from './tasks.commands.ts'
@@ -33,7 +33,7 @@ export function taskRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           ['/project_id', 'project', query.project_id],
           ['/assignee_id', 'person', query.assignee_id],
         ])
-        return listResponse(deps, request, query, {
+        return listResponse(deps.cursors, request, query, {
           load: (after, limit) => listTasks(deps.db, visibility, query, after, limit),
           position: createdPosition,
           present: (row) => presentTask(row, deps.urls),
@@ -54,7 +54,7 @@ export function taskRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { scopes: ['task:write'], write: true },
       },
       (request, reply) =>
-        runWrite(deps, request, reply, async (w) => ({
+        httpWrite(deps, request, reply, async (w) => ({
           status: 201,
           body: await createTask(w, request.body),
         })),
@@ -74,7 +74,7 @@ export function taskRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { scopes: ['task:write'], write: true },
       },
       (request, reply) =>
-        runWrite(deps, request, reply, async (w) => ({
+        httpWrite(deps, request, reply, async (w) => ({
           status: 200,
           body: await completeTask(w, request.params.id),
         })),

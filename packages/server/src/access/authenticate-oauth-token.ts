@@ -1,12 +1,8 @@
-import {
-  lastUseIsStale,
-  type TokenFailure,
-  type TokenIdentity,
-} from '../access/authenticate-token.ts'
-import type { Role } from '../access/principal.ts'
-import { expandScopes } from '../access/scopes.ts'
-import { hashSecret, isWellFormedSecret, SECRET_PREFIX } from '../access/secrets.ts'
 import type { Db } from '../db/database.ts'
+import { lastUseIsStale, type TokenFailure, type TokenIdentity } from './authenticate-token.ts'
+import type { Role } from './principal.ts'
+import { expandScopes } from './scopes.ts'
+import { hashSecret, isWellFormedSecret, SECRET_PREFIX } from './secrets.ts'
 
 /**
  * Resolves an OAuth access token (`wg_at_…`) issued by our authorization server to the person it

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { sql } from 'kysely'
 import Type from 'typebox'
 import type { AppDeps } from '../app-deps.ts'
-import { ProblemError } from './problem-catalogue.ts'
+import { ProblemError } from '../http/problem-catalogue.ts'
 
 const Status = Type.Object({ status: Type.String() })
 

@@ -1,0 +1,27 @@
+import type { Credential } from './authenticate-token.ts'
+import type { Principal } from './principal.ts'
+import { type ReadableType, readableTypes } from './scopes.ts'
+import { type Visibility, visibilityFor } from './visibility.ts'
+
+/**
+ * Who a request runs as, whatever its transport (HTTP, MCP): the principal set of the token's
+ * owner, the credential it presented, and what follows from them for every read.
+ */
+export interface Caller {
+  readonly principal: Principal
+  readonly credential: Credential
+  /** The principal's visibility predicates: every read filters with these. */
+  readonly visibility: Visibility
+  /** Resource types the token may read: records, links and search name only these. */
+  readonly readableTypes: ReadableType[]
+}
+
+/** The caller of a resolved principal and the credential it presented. */
+export function callerOf(principal: Principal, credential: Credential): Caller {
+  return {
+    principal,
+    credential,
+    visibility: visibilityFor(principal),
+    readableTypes: readableTypes(credential.scopes),
+  }
+}
