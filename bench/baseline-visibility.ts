@@ -17,6 +17,7 @@ export function baselineVisibility(principal: Principal): Visibility {
     row: (alias = 'r') => ws(alias),
     rowInBulk: (alias = 'r') => ws(alias),
     rowOfType: (alias) => ws(alias),
+    activity: (_alias, subject = 's') => ws(subject),
     person: (alias = 'p') => ws(alias),
     team: (alias = 't') => ws(alias),
     integration: (alias = 'i') => ws(alias),

@@ -4,7 +4,7 @@ import { idKind } from '../lib/ids.ts'
 import type { Principal } from './principal.ts'
 
 /*
- * THE place that decides who may open what (contract §5, docs/permissions.md). Every read takes a
+ * THE place that decides who may open what (docs/permissions.md). Every read takes a
  * Visibility and filters with it, in the same statement as its ordering and LIMIT; single records
  * go through canOpen. Writes keep the resource index's `ws_visible` and `acl` in step through
  * resource-index.ts, which compiles the same rules. No query reaches content around them.
@@ -29,6 +29,14 @@ export interface Visibility {
    * the guest's rows of that type.
    */
   rowOfType(alias: string, type: string): Expression<SqlBool>
+  /**
+   * Activity entries (alias `a`) the principal may see: the subject, whose resource-index row the
+   * statement joins as `subject`, and every resource the entry mentions are open now. An entry is
+   * dropped whole, never redacted. The subject is a join rather than a subquery so that the
+   * planner can start from what the principal may open (a guest's few resources) instead of
+   * testing every entry of the feed. `bulk` for statements that test many entries (search).
+   */
+  activity(alias?: string, subject?: string, rows?: 'page' | 'bulk'): Expression<SqlBool>
   /** People rows (alias `p`) the principal may see. */
   person(alias?: string): Expression<SqlBool>
   /** Team rows (alias `t`) the principal may see. */
@@ -53,7 +61,7 @@ const LARGE_LIST = 32
  * element by element nor parses the array once per use, costs that exceeded the query itself
  * (bench/README.md).
  */
-export function idList(ids: readonly string[]): RawBuilder<string[]> {
+function idList(ids: readonly string[]): RawBuilder<string[]> {
   if (ids.length <= LARGE_LIST) return sql<string[]>`${sql.val([...ids])}::text[]`
   return sql<string[]>`(select string_to_array(${ids.join(',')}::text, ','))::text[]`
 }
@@ -95,14 +103,24 @@ export function visibilityFor(principal: Principal): Visibility {
   const manyTokens = principal.tokens.length > LARGE_LIST
   const sharedInBulk = (alias: string) =>
     manyTokens ? aclMatchesInBulk(sql.ref(`${alias}.acl`), principal.tokens) : shared(alias)
+  const row = (alias = 'r') => (principal.isMember ? memberRow(alias, shared) : guestRow(alias))
+  const rowInBulk = (alias = 'r') =>
+    principal.isMember ? memberRow(alias, sharedInBulk) : guestRow(alias)
   return {
     principal,
     seesEveryone: principal.isMember,
-    row: (alias = 'r') => (principal.isMember ? memberRow(alias, shared) : guestRow(alias)),
-    rowInBulk: (alias = 'r') =>
-      principal.isMember ? memberRow(alias, sharedInBulk) : guestRow(alias),
+    row,
+    rowInBulk,
     rowOfType: (alias, type) =>
       principal.isMember ? memberRow(alias, sharedInBulk) : guestRowOfType(alias, type),
+    activity: (alias = 'a', subject = 's', rows = 'page') => {
+      const open = rows === 'bulk' ? rowInBulk : row
+      return sql<SqlBool>`(${open(subject)} and not exists (
+        select 1 from unnest(${sql.ref(`${alias}.ref_ids`)}) as m(id)
+        where not exists (
+          select 1 from resource_index x
+          where x.workspace_id = ${sql.ref(`${alias}.workspace_id`)} and x.id = m.id and ${open('x')})))`
+    },
     // Members see everyone; guests and integrations the people resolved with their principal set.
     person: (alias = 'p') =>
       people === null
@@ -229,21 +247,19 @@ export async function visibleAmong(
     for (const row of rows) if (objectives.has(row.objective_id)) visible.add(row.id)
   }
   const activity = byKind.get('activity')
-  if (activity) {
-    const rows = await db
-      .selectFrom('activity')
-      .select(['id', 'subject_id', 'ref_ids'])
-      .where('workspace_id', '=', ws)
-      .where('id', 'in', activity)
-      .execute()
-    const open = await openableIds(
-      db,
-      visibility,
-      rows.flatMap((row) => [row.subject_id, ...row.ref_ids]),
+  if (activity)
+    add(
+      await db
+        .selectFrom('activity as a')
+        .innerJoin('resource_index as s', (join) =>
+          join.onRef('s.workspace_id', '=', 'a.workspace_id').onRef('s.id', '=', 'a.subject_id'),
+        )
+        .select('a.id')
+        .where('a.workspace_id', '=', ws)
+        .where('a.id', 'in', activity)
+        .where(visibility.activity())
+        .execute(),
     )
-    for (const row of rows)
-      if ([row.subject_id, ...row.ref_ids].every((ref) => open.has(ref))) visible.add(row.id)
-  }
   return visible
 }
 

@@ -1,10 +1,10 @@
 import { sql } from 'kysely'
+import { canAdminister } from '../access/administration.ts'
 import type { Principal } from '../access/principal.ts'
 import type { AuditActor } from '../audit/audit-writer.ts'
 import { recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
-import { managesAllTokens } from '../tokens/tokens.queries.ts'
 
 /** A live grant as listed: who, which app, what was approved. */
 export interface OAuthGrantRow {
@@ -46,7 +46,7 @@ export async function listOAuthGrants(
     ])
     .where('g.model', '=', 'Grant')
     .where('p.workspace_id', '=', principal.workspaceId)
-  if (!managesAllTokens(principal)) query = query.where('p.id', '=', principal.actorId)
+  if (!canAdminister(principal)) query = query.where('p.id', '=', principal.actorId)
   if (filters.ids) query = query.where('g.grant_id', 'in', [...filters.ids])
   if (filters.client_id) query = query.where('g.client_id', '=', filters.client_id)
   if (after) {

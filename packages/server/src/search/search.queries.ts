@@ -1,7 +1,6 @@
 import { sql } from 'kysely'
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
-import { mentionsVisible } from '../graph/activity/activity.queries.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
 import type { SearchType } from './search.schemas.ts'
 import { tsquery } from './search-query.ts'
@@ -11,7 +10,7 @@ import { tsquery } from './search-query.ts'
  * ranks only the newest ones: the cost stays bounded however common the term, and the window is
  * taken among visible matches only, so hidden items never change what a caller sees.
  */
-export const SEARCH_WINDOW = 1000
+const SEARCH_WINDOW = 1000
 
 /** One ranked, visible hit with what presenting it needs. */
 export interface SearchRow {
@@ -78,7 +77,7 @@ export async function searchIndex(
       from activity a
       join resource_index s on s.workspace_id = a.workspace_id and s.id = a.subject_id
       where ${withActivity} and a.workspace_id = ${ws} and a.tsv @@ ${q}
-        and ${visibility.rowInBulk('s')} and ${mentionsVisible(visibility, 'a', 'bulk')}
+        and ${visibility.activity('a', 's', 'bulk')}
       order by a.created_at desc, a.id desc
       limit ${window}
     ),

@@ -1,4 +1,5 @@
 import { type Selectable, sql } from 'kysely'
+import { canAdminister } from '../access/administration.ts'
 import type { Principal } from '../access/principal.ts'
 import type { Db } from '../db/database.ts'
 import type { TokensTable } from '../db/tables/token.table.ts'
@@ -7,12 +8,10 @@ import type { CursorPosition } from '../lib/cursor.ts'
 /** A token row (its hash never leaves this module's callers' presenters). */
 export type TokenRow = Selectable<TokensTable>
 
-/** Owners and admins manage every token of the workspace; everyone else only their own. */
-export function managesAllTokens(principal: Principal): boolean {
-  return principal.role === 'owner' || principal.role === 'admin'
-}
-
-/** Tokens the principal may manage, newest first; `limit + 1` rows. */
+/**
+ * Tokens the principal may manage, newest first; `limit + 1` rows. Those who administer the
+ * workspace manage every token; everyone else only their own.
+ */
 export async function listTokens(
   db: Db,
   principal: Principal,
@@ -30,7 +29,7 @@ export async function listTokens(
     .selectFrom('tokens as t')
     .selectAll('t')
     .where('t.workspace_id', '=', principal.workspaceId)
-  if (!managesAllTokens(principal)) {
+  if (!canAdminister(principal)) {
     query = query.where((eb) =>
       eb.or([
         eb('t.person_id', '=', principal.actorId),

@@ -13,8 +13,3 @@ export function activitySearchText(
   )
   return [verb.replace(/[._]/g, ' '), ...values].join(' ').slice(0, 10_000)
 }
-
-/** How an activity entry reads as a title: "task completed: Write copy". */
-export function activityTitle(verb: string, subjectTitle: string): string {
-  return `${verb.replace(/[._]/g, ' ')}: ${subjectTitle}`
-}

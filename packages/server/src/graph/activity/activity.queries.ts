@@ -11,27 +11,6 @@ export type ActivityRow = Omit<Selectable<ActivityTable>, 'tsv' | 'search_text'>
   actor_visible: boolean
 }
 
-/**
- * The rest of the condition that an activity entry (alias `a`) is visible: its subject and every
- * resource it mentions are open to the principal now (evaluated at read time, authz.md §2.6). An
- * entry is dropped whole, never redacted. The subject is checked by the caller, which joins it
- * under `visibility.row`: as a join the planner can start from what the principal may open (a
- * guest's few resources) instead of testing every entry of the feed. `bulk` when the statement
- * tests many entries (search), as `Visibility.rowInBulk` explains.
- */
-export function mentionsVisible(
-  visibility: Visibility,
-  alias = 'a',
-  rows: 'page' | 'bulk' = 'page',
-) {
-  const open = rows === 'bulk' ? visibility.rowInBulk('x') : visibility.row('x')
-  return sql<boolean>`not exists (
-    select 1 from unnest(${sql.ref(`${alias}.ref_ids`)}) as m(id)
-    where not exists (
-      select 1 from resource_index x
-      where x.workspace_id = ${sql.ref(`${alias}.workspace_id`)} and x.id = m.id and ${open}))`
-}
-
 /** Filters of an activity list. */
 export interface ActivityFilters {
   ids?: readonly string[]
@@ -74,8 +53,7 @@ export async function listActivity(
       sql<boolean>`${visibility.actorId('a.actor_id')}`.as('actor_visible'),
     ])
     .where('a.workspace_id', '=', visibility.principal.workspaceId)
-    .where(visibility.row('s'))
-    .where(mentionsVisible(visibility))
+    .where(visibility.activity('a', 's'))
     .where(newestFirstAfter('a', after))
   if (filters.ids) query = query.where('a.id', 'in', [...filters.ids])
   if (filters.project_id) query = query.where('a.project_id', '=', filters.project_id)
