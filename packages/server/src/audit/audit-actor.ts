@@ -1,19 +1,22 @@
-import type { FastifyRequest } from 'fastify'
-import { authenticated } from '../http/authentication.ts'
+import type { Caller } from '../access/caller.ts'
 import type { AuditActor } from './audit-writer.ts'
 
-/** Who is acting in a request, as the audit log records it. */
-export function auditActorOf(request: FastifyRequest): AuditActor {
-  const { principal, credential } = authenticated(request)
-  const userAgent = request.headers['user-agent']
+/** Where a request came from, as its transport knows it. */
+export interface RequestOrigin {
+  requestId: string | null
+  ip: string | null
+  userAgent: string | null
+}
+
+/** Who is acting, through which credential and from where, as the audit log records it. */
+export function auditActorOf(caller: Caller, origin: RequestOrigin): AuditActor {
+  const { principal, credential } = caller
   return {
     workspaceId: principal.workspaceId,
     actorId: principal.actorId,
     tokenId: credential.id,
     tokenKind: credential.kind,
     clientId: credential.clientId,
-    requestId: request.id,
-    ip: request.ip,
-    userAgent: typeof userAgent === 'string' ? userAgent : null,
+    ...origin,
   }
 }

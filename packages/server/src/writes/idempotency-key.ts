@@ -1,17 +1,15 @@
 import { createHash } from 'node:crypto'
-import type { FastifyRequest } from 'fastify'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { canonicalJson } from '../lib/canonical-json.ts'
 
 const KEY = /^[A-Za-z0-9_.:-]{1,255}$/
 
 /**
- * The request's `Idempotency-Key`, or null when it has none. A quoted structured-field string
- * (the IETF draft's form, `"abc"`) is accepted as well as a bare token (Stripe's); anything else
- * is a 400 before the request does anything.
+ * The `Idempotency-Key` a request sent, or null when it has none. A quoted structured-field string
+ * (the IETF draft's form, `"abc"`) is accepted as well as a bare token (Stripe's); anything else,
+ * a key sent twice included, is a 400 before the request does anything.
  */
-export function idempotencyKeyOf(request: FastifyRequest): string | null {
-  const header = request.headers['idempotency-key']
+export function idempotencyKeyOf(header: string | string[] | undefined): string | null {
   if (header === undefined) return null
   const raw = Array.isArray(header) ? null : header
   const key = raw?.startsWith('"') && raw.endsWith('"') && raw.length >= 2 ? raw.slice(1, -1) : raw
@@ -26,17 +24,16 @@ export function idempotencyKeyOf(request: FastifyRequest): string | null {
 }
 
 /**
- * What makes two requests "the same" for a key: method, route, path parameters and the body in
- * canonical JSON, so a retry that re-serialized its body with other key order still matches.
+ * What makes two requests "the same" for a key: the operation (method and route, or a tool's
+ * name), its parameters and its input in canonical JSON, so a retry that re-serialized its body
+ * with other key order still matches.
  */
-export function requestFingerprint(request: FastifyRequest): string {
+export function requestFingerprint(operation: string, params: unknown, input: unknown): string {
   return createHash('sha256')
-    .update(request.method)
+    .update(operation)
     .update('\n')
-    .update(request.routeOptions.url ?? request.url)
+    .update(canonicalJson(params ?? {}))
     .update('\n')
-    .update(canonicalJson(request.params ?? {}))
-    .update('\n')
-    .update(canonicalJson(request.body ?? null))
+    .update(canonicalJson(input ?? null))
     .digest('hex')
 }

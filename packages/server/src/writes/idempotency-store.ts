@@ -3,7 +3,7 @@ import type { ExpressionBuilder } from 'kysely'
 import type { Database, Db } from '../db/database.ts'
 import type { SecretBox } from '../lib/secret-box.ts'
 
-/** How long a key is remembered, from its first request (contract §9). */
+/** How long a key is remembered, from its first request (docs/api.md, "Idempotency keys"). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000
 
 /**

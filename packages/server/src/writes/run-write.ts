@@ -1,10 +1,8 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { Caller } from '../access/caller.ts'
 import type { AppDeps } from '../app-deps.ts'
-import { auditActorOf } from '../audit/audit-actor.ts'
-import { authenticated } from '../http/authentication.ts'
+import type { AuditActor } from '../audit/audit-writer.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { problemBody } from '../http/problem-response.ts'
-import { idempotencyKeyOf, requestFingerprint } from './idempotency-key.ts'
 import {
   claimKey,
   completeKey,
@@ -23,33 +21,49 @@ export interface WriteResult {
 /** A command: its whole change, written through the context's transaction. */
 export type Command = (context: WriteContext) => Promise<WriteResult>
 
+/**
+ * One write as any transport (HTTP, MCP) hands it over: who writes, the retry key, and how the
+ * answer is serialized. Nothing in it depends on the transport's request or reply objects.
+ */
+export interface WriteRequest {
+  readonly caller: Caller
+  readonly actor: AuditActor
+  /** The Idempotency-Key, already checked for form; null without one. */
+  readonly idempotencyKey: string | null
+  /** What makes two requests "the same" for a key (see `requestFingerprint`). */
+  readonly fingerprint: string
+  /** Names the operation (a route or a tool) for the write hooks. */
+  readonly operation: string
+  /** The success as it will be sent and stored: serialized once, so a replay sends these bytes. */
+  serialize(result: WriteResult): string
+}
+
+/** What a write answered: a status and the exact bytes to send; `replayed` for a stored answer. */
+export interface WriteOutcome extends StoredResponse {
+  replayed: boolean
+}
+
 // Raised inside the transaction when another request took the key over: roll back, answer 409.
 class LeaseLost extends Error {}
 
 /**
- * Runs a write command the one safe way (contract §9): claims the Idempotency-Key if there is one
- * (or replays, or refuses), runs the command in one transaction with its stored response, and on
- * failure either stores the business 4xx (a retry gets the same answer) or releases the key (a
- * retry runs again). The response is serialized once; a replay sends those very bytes.
+ * Runs a write command the one safe way (docs/api.md, "Idempotency keys"): claims the
+ * Idempotency-Key if there is one (or replays, or refuses), runs the command in one transaction
+ * with its stored answer, and on failure either stores the business 4xx (a retry gets the same
+ * answer) or releases the key (a retry runs again). Throws problems it does not store.
  */
 export async function runWrite(
   deps: AppDeps,
-  request: FastifyRequest,
-  reply: FastifyReply,
+  request: WriteRequest,
   command: Command,
-): Promise<void> {
-  const key = idempotencyKeyOf(request)
-  const auth = authenticated(request)
+): Promise<WriteOutcome> {
+  const { caller, idempotencyKey: key } = request
   const now = deps.clock.now()
   let claim: KeyClaim | null = null
   if (key !== null) {
-    const scope = {
-      workspaceId: auth.principal.workspaceId,
-      tokenId: auth.credential.id,
-      key,
-    }
-    const outcome = await claimKey(deps.db, scope, requestFingerprint(request), deps.secrets, now)
-    if (outcome.kind === 'replay') return sendStored(reply, outcome.response, true)
+    const scope = { workspaceId: caller.principal.workspaceId, tokenId: caller.credential.id, key }
+    const outcome = await claimKey(deps.db, scope, request.fingerprint, deps.secrets, now)
+    if (outcome.kind === 'replay') return { ...outcome.response, replayed: true }
     if (outcome.kind === 'reused') {
       throw new ProblemError(
         'idempotency_key_reused',
@@ -65,30 +79,29 @@ export async function runWrite(
       const context: WriteContext = {
         trx,
         deps: { ...deps, db: trx },
-        principal: auth.principal,
-        visibility: auth.visibility,
-        readableTypes: auth.readableTypes,
-        actor: auditActorOf(request),
+        caller,
+        principal: caller.principal,
+        visibility: caller.visibility,
+        readableTypes: caller.readableTypes,
+        actor: request.actor,
         now,
       }
       const result = await command(context)
-      reply.code(result.status)
-      const stored = { status: result.status, body: reply.serialize(result.body) as string }
+      const stored = { status: result.status, body: request.serialize(result) }
       if (claim && !(await completeKey(trx, claim, stored, deps.secrets))) throw new LeaseLost()
-      await deps.writeHooks.beforeCommit?.(request.routeOptions.url ?? request.url)
+      await deps.writeHooks.beforeCommit?.(request.operation)
       return stored
     })
     // The outbox may hold a new event: an in-process dispatcher picks it up now, not at its poll.
     deps.writeHooks.afterCommit?.()
-    return sendStored(reply, response, false)
+    return { ...response, replayed: false }
   } catch (error) {
     if (error instanceof LeaseLost) throw keyInUse()
     if (claim) {
-      const stored = error instanceof ProblemError && error.status < 500
       // A business 4xx is the request's answer: store it, so a retry gets it again. Anything
       // else changed nothing and may go better next time: release the key.
-      if (stored) {
-        const body = JSON.stringify(problemBody(error, request.id))
+      if (error instanceof ProblemError && error.status < 500) {
+        const body = JSON.stringify(problemBody(error, request.actor.requestId ?? ''))
         await completeKey(deps.db, claim, { status: error.status, body }, deps.secrets)
       } else {
         await releaseKey(deps.db, claim).catch(() => undefined)
@@ -104,11 +117,4 @@ function keyInUse(): ProblemError {
     'A request with this Idempotency-Key is still running; retry after it finishes.',
     { headers: { 'retry-after': '1' } },
   )
-}
-
-// Sends the response as stored: its status and its very bytes.
-function sendStored(reply: FastifyReply, response: StoredResponse, replayed: boolean): void {
-  if (replayed) reply.header('idempotent-replayed', 'true')
-  const type = response.status >= 400 ? 'application/problem+json' : 'application/json'
-  reply.code(response.status).type(`${type}; charset=utf-8`).send(response.body)
 }

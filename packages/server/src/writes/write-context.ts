@@ -1,3 +1,4 @@
+import type { Caller } from '../access/caller.ts'
 import type { Principal } from '../access/principal.ts'
 import type { ReadableType } from '../access/scopes.ts'
 import type { Visibility } from '../access/visibility.ts'
@@ -8,7 +9,7 @@ import type { FieldChange } from '../db/tables/activity.table.ts'
 import { activitySearchText } from '../graph/activity/activity-text.ts'
 import { newId } from '../lib/ids.ts'
 
-/** The events of the outbox (contract §10). */
+/** The events of the outbox (docs/webhooks.md). */
 export const EVENT_TYPES = [
   'task.created',
   'task.completed',
@@ -28,6 +29,8 @@ export type EventType = (typeof EVENT_TYPES)[number]
 export interface WriteContext {
   readonly trx: Db
   readonly deps: AppDeps
+  /** Who writes: the principal and the credential it presented. */
+  readonly caller: Caller
   readonly principal: Principal
   readonly visibility: Visibility
   readonly readableTypes: ReadableType[]

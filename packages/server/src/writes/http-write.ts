@@ -1,0 +1,41 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { AppDeps } from '../app-deps.ts'
+import { auditActorOf } from '../audit/audit-actor.ts'
+import { authenticated } from '../http/authentication.ts'
+import { idempotencyKeyOf, requestFingerprint } from './idempotency-key.ts'
+import { type Command, runWrite } from './run-write.ts'
+
+/**
+ * The HTTP face of the write path: hands the request's caller, key and fingerprint to `runWrite`
+ * and sends what it answers, serialized by the route's response schema.
+ */
+export async function httpWrite(
+  deps: AppDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  command: Command,
+): Promise<void> {
+  const caller = authenticated(request)
+  const userAgent = request.headers['user-agent']
+  const route = request.routeOptions.url ?? request.url
+  const outcome = await runWrite(
+    deps,
+    {
+      caller,
+      actor: auditActorOf(caller, {
+        requestId: request.id,
+        ip: request.ip,
+        userAgent: typeof userAgent === 'string' ? userAgent : null,
+      }),
+      idempotencyKey: idempotencyKeyOf(request.headers['idempotency-key']),
+      fingerprint: requestFingerprint(`${request.method}\n${route}`, request.params, request.body),
+      operation: route,
+      // The status picks the route's response schema, which drops undeclared fields.
+      serialize: (result) => reply.code(result.status).serialize(result.body) as string,
+    },
+    command,
+  )
+  if (outcome.replayed) reply.header('idempotent-replayed', 'true')
+  const type = outcome.status >= 400 ? 'application/problem+json' : 'application/json'
+  reply.code(outcome.status).type(`${type}; charset=utf-8`).send(outcome.body)
+}
