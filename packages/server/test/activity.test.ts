@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { syncResourceIndex } from '../src/access/resource-index.ts'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
-import { removeProjectMember } from '../src/graph/projects/project-access.commands.ts'
+import { removeProjectMember } from './harness/access-changes/project-access.commands.ts'
 import { importOk, smallBundle, tokenOf } from './harness/bundles.ts'
 import { allPages, client, startTestApp, type TestApp } from './harness/test-app.ts'
 

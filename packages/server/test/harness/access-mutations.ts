@@ -5,15 +5,15 @@ import {
   setCanvasVisibility,
   shareCanvas,
   unshareCanvas,
-} from '../../src/graph/canvases/canvas-access.commands.ts'
-import { setRole } from '../../src/graph/people/people.commands.ts'
+} from './access-changes/canvas-access.commands.ts'
+import { setRole } from './access-changes/people.commands.ts'
 import {
   addProjectMember,
   removeProjectMember,
   setProjectVisibility,
-} from '../../src/graph/projects/project-access.commands.ts'
-import { moveTask, reassignTask } from '../../src/graph/tasks/task-placement.commands.ts'
-import { addTeamMember, removeTeamMember } from '../../src/graph/teams/team-membership.commands.ts'
+} from './access-changes/project-access.commands.ts'
+import { moveTask, reassignTask } from './access-changes/task-placement.commands.ts'
+import { addTeamMember, removeTeamMember } from './access-changes/team-membership.commands.ts'
 import type { World } from './oracle.ts'
 
 /** A change to who may open what, with indexes taken modulo what exists. */

@@ -1,5 +1,5 @@
-import { bumpAclEpoch } from '../../access/resource-index.ts'
-import type { Db } from '../../db/database.ts'
+import { bumpAclEpoch } from '../../../src/access/resource-index.ts'
+import type { Db } from '../../../src/db/database.ts'
 
 /** Adds a person to a team (no v1 endpoint; see project-access.commands.ts). */
 export async function addTeamMember(

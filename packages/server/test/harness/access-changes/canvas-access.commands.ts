@@ -1,6 +1,6 @@
-import { memberColumns } from '../../access/member-ref.ts'
-import { syncResourceIndex } from '../../access/resource-index.ts'
-import type { Db } from '../../db/database.ts'
+import { syncResourceIndex } from '../../../src/access/resource-index.ts'
+import type { Db } from '../../../src/db/database.ts'
+import { memberColumns } from './member-ref.ts'
 
 /** Makes a canvas follow its project, or private to its owner and shares (recompiles its ACL). */
 export async function setCanvasVisibility(

@@ -1,11 +1,11 @@
-import { memberColumns } from '../../access/member-ref.ts'
-import { bumpAclEpoch, syncProjectTree } from '../../access/resource-index.ts'
-import type { Db } from '../../db/database.ts'
+import { bumpAclEpoch, syncProjectTree } from '../../../src/access/resource-index.ts'
+import type { Db } from '../../../src/db/database.ts'
+import { memberColumns } from './member-ref.ts'
 
 /*
- * Changes to who may open a project. There is no v1 endpoint for them (project:write is
- * reserved); they keep the resource index and the ACL epoch right for whoever calls them
- * (imports, tests, future admin endpoints). Call them inside a transaction.
+ * Changes to who may open a project, for tests. The API has no endpoint for them (project:write
+ * is reserved), so they live in the test harness and write the tables directly, keeping the
+ * resource index and the ACL epoch right as a real command would. Call them inside a transaction.
  */
 
 /** Makes a project visible to the whole workspace or to its members only. */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
-import { syncResourceIndex } from '../../access/resource-index.ts'
-import type { Db } from '../../db/database.ts'
+import { syncResourceIndex } from '../../../src/access/resource-index.ts'
+import type { Db } from '../../../src/db/database.ts'
 
 /** Assigns a task to someone else (or no one); recompiles the task's ACL and its comments'. */
 export async function reassignTask(

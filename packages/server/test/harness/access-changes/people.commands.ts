@@ -1,6 +1,6 @@
-import type { Role } from '../../access/principal.ts'
-import { bumpAclEpoch } from '../../access/resource-index.ts'
-import type { Db } from '../../db/database.ts'
+import type { Role } from '../../../src/access/principal.ts'
+import { bumpAclEpoch } from '../../../src/access/resource-index.ts'
+import type { Db } from '../../../src/db/database.ts'
 
 /** Changes a person's role, such as a guest becoming a member (no v1 endpoint). */
 export async function setRole(

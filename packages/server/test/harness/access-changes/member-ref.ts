@@ -1,4 +1,4 @@
-import { idKind } from '../lib/ids.ts'
+import { idKind } from '../../../src/lib/ids.ts'
 
 /** A project member or canvas share, as the three columns that store it. */
 export interface MemberColumns {
