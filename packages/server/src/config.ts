@@ -152,13 +152,18 @@ export class ConfigError extends Error {}
 
 /** Reads every setting from flags and the environment, validating as it goes. */
 export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Config {
+  if (flags.data !== undefined && flags.databaseUrl !== undefined)
+    throw new ConfigError('Give --data or --database-url, not both.')
   const port = integer('PORT', flags.port ?? env.PORT ?? '8080', 0, 65535)
   const host = flags.host ?? env.HOST ?? '127.0.0.1'
   const publicUrl = url('PUBLIC_URL', env.PUBLIC_URL ?? `http://${host}:${port}`)
   return Object.freeze({
     port,
     host,
-    databaseUrl: nonEmpty(flags.databaseUrl ?? env.DATABASE_URL),
+    // A flag names the database outright: `--data` means the embedded one even where the
+    // environment has a DATABASE_URL (a shell exported for another project, a CI job).
+    databaseUrl:
+      flags.data === undefined ? nonEmpty(flags.databaseUrl ?? env.DATABASE_URL) : undefined,
     dataDir: resolve(flags.data ?? env.WORKGRAPH_DATA ?? '.workgraph'),
     publicUrl,
     appUrl: url('APP_URL', env.APP_URL ?? 'https://app.workgraph.example'),

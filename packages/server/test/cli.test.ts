@@ -71,6 +71,18 @@ test('import of an invalid bundle lists every problem by path and exits 1', asyn
   assert.match(garbage.stderr, /not valid JSON/)
 })
 
+test('--data on the command line wins over DATABASE_URL; both flags at once are a usage error', async () => {
+  // Nothing listens on port 1: had DATABASE_URL won, the command could not connect.
+  const unreachable = { ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere' }
+  const data = ['--data', join(dir, 'flag-wins')]
+  const migrated = await runCaptured(['migrate', ...data], unreachable)
+  assert.equal(migrated.code, 0, migrated.stderr)
+  assert.match(migrated.stdout, /embedded database/)
+  const both = await runCaptured(['migrate', ...data, '--database-url', 'postgres://x@y/z'], env)
+  assert.equal(both.code, 2)
+  assert.match(both.stderr, /--data or --database-url, not both/)
+})
+
 test('demo writes a valid bundle; bad arguments are usage errors', async () => {
   const file = join(dir, 'demo.json')
   assert.equal((await runCaptured(['demo', '--out', file, '--today', '2026-11-22'])).code, 0)

@@ -42,24 +42,44 @@ export function freePort(): Promise<number> {
 export interface CliProcess {
   child: ChildProcess
   output(): string
+  /** Waits for a line of output; on timeout the process is killed and the wait fails. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
-  exit(): Promise<number | null>
+  /** Waits for the exit code; a process still running after `timeoutMs` is killed and fails the wait. */
+  exit(timeoutMs?: number): Promise<number | null>
 }
+
+// Settings a child must get from the test that starts it, never from the shell running the suite:
+// an inherited DATABASE_URL would send a child meant for the embedded database to PostgreSQL.
+const NOT_INHERITED = ['DATABASE_URL', 'WORKGRAPH_DATA', 'WORKGRAPH_SECRET']
 
 /** Starts `workgraph …` as a real process. */
 export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProcess {
+  const inherited = Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !NOT_INHERITED.includes(name)),
+  )
   const child = spawn(process.execPath, [MAIN, ...args], {
-    env: { ...process.env, LOG_LEVEL: 'warn', ...env },
+    env: { ...inherited, LOG_LEVEL: 'warn', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const giveUp = (what: string): never => {
+    child.kill('SIGKILL')
+    throw new Error(`timed out waiting for ${what}:\n${output}`)
+  }
   return {
     child,
     output: () => output,
-    exit: () => exited,
+    async exit(timeoutMs = 30_000) {
+      let timer: NodeJS.Timeout | undefined
+      const timeout = new Promise<'timeout'>((resolve) => {
+        timer = setTimeout(() => resolve('timeout'), timeoutMs)
+      })
+      const code = await Promise.race([exited, timeout]).finally(() => clearTimeout(timer))
+      return code === 'timeout' ? giveUp('the process to exit') : code
+    },
     async waitFor(pattern, timeoutMs = 60_000) {
       const started = Date.now()
       while (Date.now() - started < timeoutMs) {
@@ -69,7 +89,7 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProces
           throw new Error(`process exited (${child.exitCode}) before ${pattern}:\n${output}`)
         await new Promise((resolve) => setTimeout(resolve, 50))
       }
-      throw new Error(`timed out waiting for ${pattern}:\n${output}`)
+      return giveUp(String(pattern))
     },
   }
 }
