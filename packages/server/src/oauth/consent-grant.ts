@@ -5,7 +5,7 @@ import { recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
 
 /** The scopes a grant holds for this API, sorted. */
-export function grantedScopes(grant: { resources?: Record<string, string> | undefined }): string[] {
+function grantedScopes(grant: { resources?: Record<string, string> | undefined }): string[] {
   return Object.values(grant.resources ?? {})
     .flatMap((scope) => scope.split(' '))
     .sort()

@@ -13,7 +13,7 @@ export const PAGE_HEADERS = {
 } as const
 
 /** Escapes text for HTML element content and quoted attribute values. */
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`)
 }
 
@@ -89,7 +89,7 @@ ${options}
 }
 
 /** What a requested scope name means, in the words of the scope catalogue. */
-export function describeScope(name: string): string {
+function describeScope(name: string): string {
   if (Object.hasOwn(SCOPES, name)) return SCOPES[name as Scope]
   const canonical = SCOPE_ALIASES[name] ?? []
   return canonical.map((scope) => SCOPES[scope]).join('; ')

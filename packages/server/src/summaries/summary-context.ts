@@ -80,7 +80,7 @@ export function source(
 }
 
 /** A link entry. */
-export function linkOf(
+function linkOf(
   ctx: SummaryContext,
   rel: string,
   id: string,

@@ -8,7 +8,7 @@ import type { Db } from '../db/database.ts'
  * that dies holding a claim delays that delivery by at most this much, and then another one sends
  * it again (the only duplicates at-least-once delivery allows).
  */
-export const LEASE_MS = 60_000
+const LEASE_MS = 60_000
 
 // Endpoints looked at per round; the rest wait for the next one.
 const ENDPOINTS_PER_ROUND = 100

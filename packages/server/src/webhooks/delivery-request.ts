@@ -29,7 +29,7 @@ export interface DeliveryRequest {
 }
 
 /** The user agent of every delivery. */
-export const WEBHOOK_USER_AGENT = 'Workgraph-Webhooks/1 (+https://github.com/workgraph/workgraph)'
+const WEBHOOK_USER_AGENT = 'Workgraph-Webhooks/1 (+https://github.com/workgraph/workgraph)'
 
 /**
  * Serializes and signs one attempt (contract §10). The body is built anew for every attempt, since

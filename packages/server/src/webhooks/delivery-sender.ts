@@ -2,7 +2,7 @@ import { performance } from 'node:perf_hooks'
 import { type Dispatcher, request } from 'undici'
 
 /** At most this much of a response is read and logged; the rest is never downloaded. */
-export const RESPONSE_LOG_BYTES = 64 * 1024
+const RESPONSE_LOG_BYTES = 64 * 1024
 
 /** One attempt's deadline, connection to last byte read. */
 export const ATTEMPT_TIMEOUT_MS = 15_000
@@ -89,7 +89,7 @@ const TIMEOUT_CODES = new Set([
 ])
 
 /** A stable, coarse name for a network failure: logged per attempt, never an internal detail. */
-export function errorKindOf(error: unknown): string {
+function errorKindOf(error: unknown): string {
   const codes = codesOf(error)
   const has = (test: (code: string) => boolean) => codes.some(test)
   if (has((code) => code === 'ERR_DESTINATION_NOT_ALLOWED')) return 'destination_not_allowed'

@@ -6,7 +6,7 @@ import { newId } from '../lib/ids.ts'
 import { ownerAccess, scopeReads } from './endpoint-owner.ts'
 
 /** Outbox events taken per fan-out transaction. */
-export const FAN_OUT_BATCH = 200
+const FAN_OUT_BATCH = 200
 
 /**
  * Turns committed outbox events into deliveries, one per subscribed endpoint whose owner may open

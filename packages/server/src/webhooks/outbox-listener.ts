@@ -1,7 +1,7 @@
 import pg from 'pg'
 
 /** The channel the outbox trigger notifies (migration 0005). */
-export const OUTBOX_CHANNEL = 'workgraph_outbox'
+const OUTBOX_CHANNEL = 'workgraph_outbox'
 
 const RECONNECT_MS = 1000
 

@@ -8,7 +8,7 @@
 export const MAX_ATTEMPTS = 10
 
 /** Seconds to wait after the nth failed attempt of a run (index 0 = after the first). */
-export const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400]
+const RETRY_DELAYS_SECONDS = [5, 300, 1800, 7200, 18_000, 36_000, 50_400, 72_000, 86_400]
 
 /** An endpoint with no success for this long is disabled (never deleted). */
 export const DISABLE_AFTER_MS = 5 * 24 * 3600 * 1000
@@ -64,7 +64,7 @@ export function retryDelayMs(
 }
 
 /** A Retry-After value (delta seconds or an HTTP date) in seconds from now; null if unusable. */
-export function retryAfterSeconds(value: string | null, now: Date): number | null {
+function retryAfterSeconds(value: string | null, now: Date): number | null {
   if (value === null) return null
   const trimmed = value.trim()
   if (/^\d{1,9}$/.test(trimmed)) return Number(trimmed)

@@ -11,7 +11,7 @@ import { auditedEndpoint } from './webhooks.present.ts'
 import type { DeliveryRow, EndpointRow } from './webhooks.queries.ts'
 
 /** Live endpoints one workspace may have: enough for any integration, bounded fan-out. */
-export const MAX_ENDPOINTS_PER_WORKSPACE = 50
+const MAX_ENDPOINTS_PER_WORKSPACE = 50
 
 function checkedUrl(w: WriteContext, url: string): string {
   const check = checkEndpointUrl(url, {

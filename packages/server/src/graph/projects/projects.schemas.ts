@@ -2,7 +2,7 @@ import Type from 'typebox'
 import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
 
 /** Project statuses. */
-export const PROJECT_STATUSES = ['planned', 'active', 'paused', 'completed', 'archived'] as const
+const PROJECT_STATUSES = ['planned', 'active', 'paused', 'completed', 'archived'] as const
 
 /** The project record (contract §6). */
 export const ProjectRecord = Type.Object({

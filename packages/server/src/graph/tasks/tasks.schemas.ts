@@ -2,7 +2,7 @@ import Type from 'typebox'
 import { DateOnly, Nullable, PagingQuery, RecordBase, Timestamp } from '../../http/schemas.ts'
 
 /** Task statuses. */
-export const TASK_STATUSES = ['todo', 'in_progress', 'blocked', 'done'] as const
+const TASK_STATUSES = ['todo', 'in_progress', 'blocked', 'done'] as const
 
 /** The task record (contract §6). Link fields are null when they name something hidden. */
 export const TaskRecord = Type.Object({
