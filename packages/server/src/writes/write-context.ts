@@ -6,8 +6,8 @@ import type { AppDeps } from '../app-deps.ts'
 import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
 import type { FieldChange } from '../db/tables/activity.table.ts'
-import { activitySearchText } from '../graph/activity/activity-text.ts'
 import { newId } from '../lib/ids.ts'
+import { activitySearchText } from './activity-text.ts'
 
 /** The events of the outbox (docs/webhooks.md). */
 export const EVENT_TYPES = [

@@ -1,4 +1,4 @@
-import type { FieldChange } from '../../db/tables/activity.table.ts'
+import type { FieldChange } from '../db/tables/activity.table.ts'
 
 /**
  * The searchable text of an activity entry: its verb in words ("task completed") and the text
