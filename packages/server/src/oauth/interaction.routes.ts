@@ -17,6 +17,8 @@ import {
 import { allowSignInAttempt, matchSignIn } from './sign-in.ts'
 
 type Form = Record<string, string | string[] | undefined>
+/** The app an interaction is for, as the pages need it. */
+type Client = { name: string; workspaceId: string | null }
 type Step = (
   request: FastifyRequest,
   reply: FastifyReply,
@@ -92,8 +94,7 @@ export function interactionRoutes(input: InteractionDeps) {
       const [only] = matches
       if (!only)
         return signInPage(reply, 401, interaction, client.name, { email, error: WRONG_SIGN_IN })
-      if (matches.length === 1)
-        return finish(request, reply, { login: { accountId: only.personId } })
+      if (matches.length === 1) return signIn(request, reply, interaction, only.personId)
       return html(
         reply,
         200,
@@ -119,7 +120,7 @@ export function interactionRoutes(input: InteractionDeps) {
           renderErrorPage('invalid_request', 'The workspace choice is not valid.'),
         )
       }
-      return finish(request, reply, { login: { accountId: personId } })
+      return signIn(request, reply, interaction, personId)
     })
 
     postStep('switch', async (_request, reply, interaction) => {
@@ -128,8 +129,7 @@ export function interactionRoutes(input: InteractionDeps) {
     })
 
     postStep('confirm', async (request, reply, interaction) => {
-      const accountId = interaction.session?.accountId
-      const person = accountId ? await personOf(accountId) : undefined
+      const person = await signedInPerson(interaction)
       if (interaction.prompt.name !== 'consent' || !person) {
         return html(reply, 400, renderErrorPage('invalid_request', 'Sign in first.'))
       }
@@ -181,12 +181,9 @@ export function interactionRoutes(input: InteractionDeps) {
 
     async function showStep(reply: FastifyReply, interaction: Interaction) {
       const client = await clientOf(interaction)
-      const accountId = interaction.session?.accountId
-      const person = accountId ? await personOf(accountId) : undefined
+      const person = await signedInPerson(interaction, client)
       // A browser signed in as someone the app may not serve signs in again.
-      const allowed =
-        person && (client.workspaceId === null || client.workspaceId === person.workspace_id)
-      if (interaction.prompt.name === 'login' || !person || !allowed) {
+      if (interaction.prompt.name === 'login' || !person) {
         return signInPage(reply, 200, interaction, client.name)
       }
       return html(
@@ -203,6 +200,39 @@ export function interactionRoutes(input: InteractionDeps) {
           scopes: requestedScopes(interaction),
         }),
       )
+    }
+
+    /**
+     * The person the browser is signed in as, if the app may act for them: the one check of a
+     * workspace-bound app that every step (page, consent, sign-in) goes through.
+     */
+    async function signedInPerson(interaction: Interaction, client?: Client) {
+      const accountId = interaction.session?.accountId
+      return accountId ? allowedPerson(interaction, accountId, client) : undefined
+    }
+
+    // The person, if the interaction's app may act for them: a workspace-bound app, only for
+    // people of its workspace.
+    async function allowedPerson(interaction: Interaction, personId: string, client?: Client) {
+      const app = client ?? (await clientOf(interaction))
+      const person = await personOf(personId)
+      return person && (app.workspaceId === null || app.workspaceId === person.workspace_id)
+        ? person
+        : undefined
+    }
+
+    // Ends the sign-in step as a person whose password was just verified, if the app may serve them.
+    async function signIn(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      interaction: Interaction,
+      personId: string,
+    ) {
+      if (!(await allowedPerson(interaction, personId))) {
+        const client = await clientOf(interaction)
+        return signInPage(reply, 401, interaction, client.name, { error: WRONG_SIGN_IN })
+      }
+      return finish(request, reply, { login: { accountId: personId } })
     }
 
     function signInPage(
@@ -232,7 +262,7 @@ export function interactionRoutes(input: InteractionDeps) {
       return reply.header('cache-control', 'no-store').redirect(to, 303)
     }
 
-    async function clientOf(interaction: Interaction) {
+    async function clientOf(interaction: Interaction): Promise<Client> {
       const row = await deps.db
         .selectFrom('oauth_clients')
         .select(['name', 'workspace_id'])
