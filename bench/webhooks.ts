@@ -99,7 +99,7 @@ try {
       owner_id: owner,
       owner_kind: 'person',
       owner_scopes: ['task:read', 'project:read', 'people:read', 'canvas:read'],
-      created_by_token_id: 'key_bench',
+      credential_id: 'key_bench',
       secret_sealed: new SecretBox(Buffer.from(secret, 'base64')).seal(
         newWebhookSecret(),
         secretContext(ws, endpointId),

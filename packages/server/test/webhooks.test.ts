@@ -281,7 +281,7 @@ test('410 Gone disables the endpoint; later events are kept as skipped; re-enabl
   await deliverAll()
   const fetched = await as('alice-key').get(`/v1/webhooks/${endpoint.id}`)
   assert.equal(fetched.json.status, 'disabled')
-  assert.match(fetched.json.disabled_reason, /410/)
+  assert.equal(fetched.json.disabled_reason, 'receiver_gone')
   await createTask()
   await deliverAll()
   assert.equal(receiver.received.length, 1)
@@ -335,7 +335,7 @@ test('no success for 5 days disables the endpoint; a success on day 4 resets the
   await deliverAll()
   fetched = await as('alice-key').get(`/v1/webhooks/${endpoint.id}`)
   assert.equal(fetched.json.status, 'disabled')
-  assert.match(fetched.json.disabled_reason, /5 days/)
+  assert.equal(fetched.json.disabled_reason, 'failing')
 })
 
 test('rotation: during the overlap old-only and new-only receivers verify; after it only new', async () => {

@@ -59,6 +59,7 @@ export async function authenticateOAuthToken(
       kind: 'oauth',
       clientId: row.client_id,
       scopes: expandScopes(scope.split(' ').filter(Boolean)),
+      grantIds: [row.grant_id],
     },
     actor: {
       workspaceId: row.workspace_id,

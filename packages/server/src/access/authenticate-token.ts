@@ -1,4 +1,6 @@
+import { sql } from 'kysely'
 import type { Db } from '../db/database.ts'
+import { boundGrantsLive } from './credential-liveness.ts'
 import type { Actor, Role } from './principal.ts'
 import { expandScopes, type Scope } from './scopes.ts'
 import { hashSecret, isWellFormedSecret, SECRET_PREFIX } from './secrets.ts'
@@ -10,6 +12,11 @@ export interface Credential {
   /** The OAuth client acting for the user, when the credential is an OAuth token. */
   readonly clientId: string | null
   readonly scopes: ReadonlySet<Scope>
+  /**
+   * The OAuth grants this credential ends with: its own for an OAuth token; for a key, those it
+   * was made through. A key created with this credential ends with them too.
+   */
+  readonly grantIds: readonly string[]
 }
 
 /** A credential that resolved to an actor, and the workspace's current ACL epoch. */
@@ -31,8 +38,8 @@ export function lastUseIsStale(lastUsedAt: Date | null, now: Date): boolean {
 }
 
 /**
- * Resolves an API key or workspace token to its actor. Malformed, unknown and revoked tokens are
- * all 'invalid'; a rotated key past its overlap is 'expired'.
+ * Resolves an API key or workspace token to its actor. Malformed, unknown and revoked tokens, and
+ * keys whose OAuth grant has ended, are all 'invalid'; a rotated key past its overlap is 'expired'.
  */
 export async function authenticateToken(
   db: Db,
@@ -61,12 +68,15 @@ export async function authenticateToken(
       't.expires_at',
       't.revoked_at',
       't.last_used_at',
+      't.grant_ids',
       'w.acl_epoch',
       'p.role',
+      sql<boolean>`${boundGrantsLive('t.grant_ids', now)}`.as('grants_live'),
     ])
     .where('t.secret_hash', '=', hashSecret(token))
     .executeTakeFirst()
-  if (!row || row.revoked_at !== null) return 'invalid'
+  // A key made through an OAuth app ends with the app's grant, however the grant ended.
+  if (!row || row.revoked_at !== null || !row.grants_live) return 'invalid'
   if (row.expires_at !== null && row.expires_at <= now) return 'expired'
   if (row.kind === 'api_key' && row.role === null) return 'invalid'
   if (lastUseIsStale(row.last_used_at, now)) {
@@ -79,7 +89,13 @@ export async function authenticateToken(
   }
   const isPerson = row.kind === 'api_key'
   return {
-    credential: { id: row.id, kind: row.kind, clientId: null, scopes: expandScopes(row.scopes) },
+    credential: {
+      id: row.id,
+      kind: row.kind,
+      clientId: null,
+      scopes: expandScopes(row.scopes),
+      grantIds: row.grant_ids,
+    },
     actor: {
       workspaceId: row.workspace_id,
       actorId: (isPerson ? row.person_id : row.integration_id) as string,

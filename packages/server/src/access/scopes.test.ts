@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { expandScopes, isKnownScope, missingScopes } from './scopes.ts'
+import { expandScopes, isKnownScope, missingScopes, scopesBeyond } from './scopes.ts'
 
 test('aliases of the authentication reference expand to canonical scopes', () => {
   assert.deepEqual([...expandScopes(['goal:read'])], ['okr:read'])
@@ -16,5 +16,17 @@ test('missing scopes are named', () => {
   assert.deepEqual(missingScopes(expandScopes(['canvas:write']), ['canvas:create']), [])
   assert.deepEqual(missingScopes(expandScopes(['unknown:scope']), ['project:read']), [
     'project:read',
+  ])
+})
+
+test('a credential may carry only what its issuer holds, aliases and implied scopes included', () => {
+  const issuer = expandScopes(['canvas:write', 'okr:read', 'token:manage'])
+  assert.deepEqual(scopesBeyond(issuer, ['canvas:create', 'goal:read', 'token:manage']), [])
+  assert.deepEqual(scopesBeyond(issuer, ['goal:write', 'task:read', 'task:read']), [
+    'goal:write',
+    'task:read',
+  ])
+  assert.deepEqual(scopesBeyond(expandScopes(['canvas:create']), ['canvas:write']), [
+    'canvas:write',
   ])
 })

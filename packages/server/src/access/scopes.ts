@@ -58,6 +58,18 @@ export function missingScopes(granted: ReadonlySet<Scope>, required: readonly Sc
   return required.filter((scope) => !granted.has(scope))
 }
 
+/**
+ * The scope names of a credential about to be issued that its issuer does not hold, sorted; empty
+ * when it may be issued. A name counts as held only when everything it stands for is (an alias,
+ * or a scope that implies others). Every path that creates, rotates or re-issues a credential
+ * applies this: no one obtains a secret with more than the token they act with.
+ */
+export function scopesBeyond(granted: ReadonlySet<Scope>, names: readonly string[]): string[] {
+  return [...new Set(names)]
+    .filter((name) => missingScopes(granted, [...expandScopes([name])]).length > 0)
+    .sort()
+}
+
 /** Resource types a search hit, link or record can have, and the scope that reads each. */
 export const READ_SCOPE_OF_TYPE = {
   project: 'project:read',

@@ -1,8 +1,6 @@
 import { sql } from 'kysely'
 import { canAdminister } from '../access/administration.ts'
 import type { Principal } from '../access/principal.ts'
-import type { AuditActor } from '../audit/audit-writer.ts'
-import { recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
 
@@ -68,29 +66,4 @@ export async function listOAuthGrants(
       .flatMap((scope) => scope.split(' '))
       .sort(),
   }))
-}
-
-/**
- * Revokes a grant: the remembered consent, its refresh and access tokens and any unspent code
- * go in one statement, so the app's next request is refused everywhere at once.
- */
-export async function revokeOAuthGrant(
-  trx: Db,
-  actor: AuditActor,
-  grant: OAuthGrantRow,
-  now: Date,
-): Promise<void> {
-  await trx.deleteFrom('oauth_artifacts').where('grant_id', '=', grant.id).execute()
-  await recordAudit(
-    trx,
-    actor,
-    {
-      action: 'oauth_grant.revoked',
-      resourceId: grant.id,
-      resourceType: 'oauth_grant',
-      before: { client_id: grant.client_id, person_id: grant.person_id, scopes: grant.scopes },
-      after: null,
-    },
-    now,
-  )
 }

@@ -6,7 +6,8 @@ import { notFound } from '../http/problem-catalogue.ts'
 import { IdParams, Page } from '../http/schemas.ts'
 import { httpWrite } from '../writes/http-write.ts'
 import { IdempotencyHeaders } from '../writes/write-schemas.ts'
-import { listOAuthGrants, type OAuthGrantRow, revokeOAuthGrant } from './oauth-grants.queries.ts'
+import { revokeOAuthGrant } from './oauth-grants.commands.ts'
+import { listOAuthGrants, type OAuthGrantRow } from './oauth-grants.queries.ts'
 import { ListOAuthGrantsQuery, OAuthGrantRecord } from './oauth-grants.schemas.ts'
 
 function presentGrant(row: OAuthGrantRow, status: 'active' | 'revoked' = 'active') {
@@ -64,10 +65,9 @@ export function oauthGrantRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       (request, reply) =>
         httpWrite(deps, request, reply, async (w) => {
-          const { principal } = authenticated(request)
           const [grant] = await listOAuthGrants(
             w.trx,
-            principal,
+            w.principal,
             { ids: [request.params.id] },
             null,
             1,

@@ -1,79 +1,108 @@
+import { sql } from 'kysely'
+import { isKnownScope, scopesBeyond } from '../access/scopes.ts'
 import { hashSecret, lastFour, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
 import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
+import { notFound, ProblemError } from '../http/problem-catalogue.ts'
 import { newId } from '../lib/ids.ts'
-import { auditedToken } from './tokens.present.ts'
-import type { TokenRow } from './tokens.queries.ts'
+import { disableBoundEndpoints, moveBoundEndpoints } from '../webhooks/endpoint-binding.ts'
+import type { WriteContext } from '../writes/write-context.ts'
+import { auditedToken, tokenStatus } from './tokens.present.ts'
+import { type ListedToken, listTokens, type TokenRow } from './tokens.queries.ts'
 
 /** A key just issued: its row and its secret (stored only as a hash). */
 export interface Issued {
-  row: TokenRow
+  /** Live: it was made by a credential that works, so the grants it ends with live. */
+  row: ListedToken
   secret: string
 }
 
-/** Issues an API key for a person, audited as `api_key.created`; call it in a transaction. */
+/**
+ * Issues an API key to the caller, audited as `api_key.created`. It may carry only scopes the
+ * caller's token holds (else 403 `insufficient_scope` naming the others), and it ends with every
+ * OAuth grant the caller's token ends with: a key made through an app dies with the app's grant.
+ */
 export async function createApiKey(
-  trx: Db,
-  actor: AuditActor,
-  input: { personId: string; name: string; scopes: readonly string[] },
-  now: Date,
+  w: WriteContext,
+  input: { name: string; scopes: readonly string[] },
 ): Promise<Issued> {
+  const { principal, credential } = w.caller
+  if (principal.actorKind !== 'person') {
+    throw new ProblemError(
+      'forbidden',
+      'API keys belong to people; an integration uses its workspace token.',
+    )
+  }
+  const errors = input.scopes.flatMap((scope, i) =>
+    isKnownScope(scope)
+      ? []
+      : [{ path: `/scopes/${i}`, message: `"${scope}" is not a known scope` }],
+  )
+  if (errors.length > 0)
+    throw new ProblemError('validation_failed', 'Some scopes are not known.', { errors })
+  requireScopesHeld(w, input.scopes, 'create a key with')
   const secret = newSecret(SECRET_PREFIX.apiKey)
-  const row = await trx
+  const row = await w.trx
     .insertInto('tokens')
     .values({
-      workspace_id: actor.workspaceId,
+      workspace_id: principal.workspaceId,
       id: newId('apiKey'),
       kind: 'api_key',
-      person_id: input.personId,
+      person_id: principal.actorId,
       integration_id: null,
       name: input.name,
       scopes: [...input.scopes],
+      grant_ids: [...credential.grantIds],
       secret_hash: hashSecret(secret),
       last4: lastFour(secret),
-      created_at: now,
+      created_at: w.now,
     })
     .returningAll()
     .executeTakeFirstOrThrow()
-  await recordAudit(
-    trx,
-    actor,
-    {
-      action: 'api_key.created',
-      resourceId: row.id,
-      resourceType: 'api_key',
-      before: null,
-      after: auditedToken(row),
-    },
-    now,
-  )
-  return { row, secret }
+  await audit(w.trx, w.actor, 'api_key.created', row.id, 'api_key', null, auditedToken(row), w.now)
+  return { row: { ...row, grants_live: true }, secret }
 }
 
 /**
- * Rotates an API key: a new key with the same owner, name and scopes, while the old one keeps
- * working for `overlapSeconds` (0 ends it at once) so that deployments can switch without
- * downtime. Audited as `api_key.rotated` on the old key and `api_key.created` on the new one.
+ * Rotates one of the caller's own API keys: a new key with the same owner, name and scopes, while
+ * the old one keeps working for `overlapSeconds` (0 ends it at once) so that deployments can
+ * switch without downtime. The caller's token must hold every scope of the key (it gets its
+ * secret); the new key ends with the grants of both the old key and the caller's token, and the
+ * webhook endpoints bound to the old key move to it. Audited as `api_key.rotated` on the old key
+ * and `api_key.created` on the new one.
  */
 export async function rotateApiKey(
-  trx: Db,
-  actor: AuditActor,
-  old: TokenRow,
+  w: WriteContext,
+  keyId: string,
   overlapSeconds: number,
-  now: Date,
 ): Promise<Issued & { previousExpiresAt: Date }> {
+  const { principal, credential } = w.caller
+  const [old] = await listTokens(
+    w.trx,
+    principal,
+    { ids: [keyId], type: 'api_key' },
+    null,
+    1,
+    w.now,
+  )
+  // Admins see others' keys in lists, but only the owner may rotate one (and get its secret).
+  if (!old || old.person_id !== principal.actorId) throw notFound()
+  const status = tokenStatus(old, w.now)
+  if (status === 'revoked' || status === 'expired')
+    throw new ProblemError('conflict', 'This key no longer works; create a new one instead.')
+  requireScopesHeld(w, old.scopes, 'rotate a key with')
   const secret = newSecret(SECRET_PREFIX.apiKey)
-  const requested = new Date(now.getTime() + overlapSeconds * 1000)
+  const requested = new Date(w.now.getTime() + overlapSeconds * 1000)
   // A key already on its way out never gets more time by being rotated again.
   const expiresAt = old.expires_at && old.expires_at < requested ? old.expires_at : requested
-  const updated = await trx
+  const updated = await w.trx
     .updateTable('tokens')
     .set({ expires_at: expiresAt })
     .where('workspace_id', '=', old.workspace_id)
     .where('id', '=', old.id)
     .returningAll()
     .executeTakeFirstOrThrow()
-  const row = await trx
+  const row = await w.trx
     .insertInto('tokens')
     .values({
       workspace_id: old.workspace_id,
@@ -83,40 +112,47 @@ export async function rotateApiKey(
       integration_id: null,
       name: old.name,
       scopes: old.scopes,
+      grant_ids: [...new Set([...old.grant_ids, ...credential.grantIds])],
       secret_hash: hashSecret(secret),
       last4: lastFour(secret),
-      created_at: now,
+      created_at: w.now,
     })
     .returningAll()
     .executeTakeFirstOrThrow()
-  await recordAudit(
-    trx,
-    actor,
+  await moveBoundEndpoints(w.trx, old.workspace_id, old.id, row.id, w.now)
+  await audit(
+    w.trx,
+    w.actor,
+    'api_key.rotated',
+    old.id,
+    'api_key',
+    auditedToken(old),
     {
-      action: 'api_key.rotated',
-      resourceId: old.id,
-      resourceType: 'api_key',
-      before: auditedToken(old),
-      after: { ...auditedToken(updated), replaced_by: row.id },
+      ...auditedToken(updated),
+      replaced_by: row.id,
     },
-    now,
+    w.now,
   )
-  await recordAudit(
-    trx,
-    actor,
+  await audit(
+    w.trx,
+    w.actor,
+    'api_key.created',
+    row.id,
+    'api_key',
+    null,
     {
-      action: 'api_key.created',
-      resourceId: row.id,
-      resourceType: 'api_key',
-      before: null,
-      after: { ...auditedToken(row), rotated_from: old.id },
+      ...auditedToken(row),
+      rotated_from: old.id,
     },
-    now,
+    w.now,
   )
-  return { row, secret, previousExpiresAt: expiresAt }
+  return { row: { ...row, grants_live: true }, secret, previousExpiresAt: expiresAt }
 }
 
-/** Revokes a token at once (idempotent), audited as `token.revoked`; call it in a transaction. */
+/**
+ * Revokes a token at once (idempotent), audited as `token.revoked`. The webhook endpoints bound
+ * to it are disabled with it. Call it in a transaction.
+ */
 export async function revokeToken(
   trx: Db,
   actor: AuditActor,
@@ -131,17 +167,57 @@ export async function revokeToken(
     .where('id', '=', token.id)
     .returningAll()
     .executeTakeFirstOrThrow()
-  await recordAudit(
+  await audit(
     trx,
     actor,
-    {
-      action: 'token.revoked',
-      resourceId: row.id,
-      resourceType: row.kind,
-      before: auditedToken(token),
-      after: auditedToken(row),
-    },
+    'token.revoked',
+    row.id,
+    row.kind,
+    auditedToken(token),
+    auditedToken(row),
     now,
   )
+  await disableBoundEndpoints(trx, actor, [row.id], now)
   return row
+}
+
+/** Revokes every key that ends with an OAuth grant being revoked, each audited and unbound. */
+export async function revokeKeysOfGrant(
+  trx: Db,
+  actor: AuditActor,
+  grantId: string,
+  now: Date,
+): Promise<void> {
+  const keys = await trx
+    .selectFrom('tokens')
+    .selectAll()
+    .where('workspace_id', '=', actor.workspaceId)
+    .where('grant_ids', '@>', sql<string[]>`array[${grantId}]::text[]`)
+    .where('revoked_at', 'is', null)
+    .execute()
+  for (const key of keys) await revokeToken(trx, actor, key, now)
+}
+
+// The scopes of a credential the caller would obtain must all be held by the caller's token.
+function requireScopesHeld(w: WriteContext, scopes: readonly string[], doing: string): void {
+  const beyond = scopesBeyond(w.caller.credential.scopes, scopes)
+  if (beyond.length === 0) return
+  throw new ProblemError(
+    'insufficient_scope',
+    `A token can only ${doing} scopes it holds itself; this one lacks ${beyond.join(', ')}.`,
+    { required_scopes: beyond },
+  )
+}
+
+async function audit(
+  trx: Db,
+  actor: AuditActor,
+  action: string,
+  resourceId: string,
+  resourceType: string,
+  before: Record<string, unknown> | null,
+  after: Record<string, unknown> | null,
+  now: Date,
+): Promise<void> {
+  await recordAudit(trx, actor, { action, resourceId, resourceType, before, after }, now)
 }

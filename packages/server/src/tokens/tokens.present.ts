@@ -1,19 +1,22 @@
 import type { Static } from 'typebox'
-import type { TokenRow } from './tokens.queries.ts'
+import type { ListedToken, TokenRow } from './tokens.queries.ts'
 import type { TokenRecord } from './tokens.schemas.ts'
 
-/** Whether a token works now, will stop soon (a rotated key), has stopped, or was revoked. */
+/**
+ * Whether a token works now, will stop soon (a rotated key), has stopped, or was revoked (itself,
+ * or the OAuth grant it ends with).
+ */
 export function tokenStatus(
-  row: Pick<TokenRow, 'revoked_at' | 'expires_at'>,
+  row: Pick<ListedToken, 'revoked_at' | 'expires_at' | 'grants_live'>,
   now: Date,
 ): Static<typeof TokenRecord>['status'] {
-  if (row.revoked_at) return 'revoked'
+  if (row.revoked_at || !row.grants_live) return 'revoked'
   if (row.expires_at) return row.expires_at <= now ? 'expired' : 'expiring'
   return 'active'
 }
 
 /** A token as the API shows it: never its secret or hash. */
-export function presentToken(row: TokenRow, now: Date): Static<typeof TokenRecord> {
+export function presentToken(row: ListedToken, now: Date): Static<typeof TokenRecord> {
   return {
     id: row.id,
     type: row.kind,
@@ -32,5 +35,6 @@ export function presentToken(row: TokenRow, now: Date): Static<typeof TokenRecor
 /** The fields of a token that its audit entries diff (no secret, no hash). */
 export function auditedToken(row: TokenRow): Record<string, unknown> {
   const { secret_hash: _hash, last_used_at: _used, workspace_id: _ws, ...rest } = row
-  return rest
+  const { grants_live: _live, ...fields } = rest as typeof rest & { grants_live?: boolean }
+  return fields
 }

@@ -1,5 +1,6 @@
 import { type Selectable, sql } from 'kysely'
 import { canAdminister } from '../access/administration.ts'
+import { boundGrantsLive } from '../access/credential-liveness.ts'
 import type { Principal } from '../access/principal.ts'
 import type { Db } from '../db/database.ts'
 import type { TokensTable } from '../db/tables/token.table.ts'
@@ -7,6 +8,9 @@ import type { CursorPosition } from '../lib/cursor.ts'
 
 /** A token row (its hash never leaves this module's callers' presenters). */
 export type TokenRow = Selectable<TokensTable>
+
+/** A token as listed: its row, and whether the OAuth grants it ends with still live. */
+export type ListedToken = TokenRow & { grants_live: boolean }
 
 /**
  * Tokens the principal may manage, newest first; `limit + 1` rows. Those who administer the
@@ -23,11 +27,13 @@ export async function listTokens(
   },
   after: CursorPosition | null,
   limit: number,
-  now: Date = new Date(),
-): Promise<TokenRow[]> {
+  now: Date,
+): Promise<ListedToken[]> {
+  const grantsLive = boundGrantsLive('t.grant_ids', now)
   let query = db
     .selectFrom('tokens as t')
     .selectAll('t')
+    .select(sql<boolean>`${grantsLive}`.as('grants_live'))
     .where('t.workspace_id', '=', principal.workspaceId)
   if (!canAdminister(principal)) {
     query = query.where((eb) =>
@@ -46,11 +52,12 @@ export async function listTokens(
     )
   }
   if (filters.status?.length) {
+    // A key whose OAuth grant ended is revoked, whether or not anything has marked it yet.
     const conditions = {
-      active: sql<boolean>`(t.revoked_at is null and t.expires_at is null)`,
-      expiring: sql<boolean>`(t.revoked_at is null and t.expires_at > ${now})`,
-      expired: sql<boolean>`(t.revoked_at is null and t.expires_at <= ${now})`,
-      revoked: sql<boolean>`(t.revoked_at is not null)`,
+      active: sql<boolean>`(t.revoked_at is null and t.expires_at is null and ${grantsLive})`,
+      expiring: sql<boolean>`(t.revoked_at is null and t.expires_at > ${now} and ${grantsLive})`,
+      expired: sql<boolean>`(t.revoked_at is null and t.expires_at <= ${now} and ${grantsLive})`,
+      revoked: sql<boolean>`(t.revoked_at is not null or not ${grantsLive})`,
     } as const
     const wanted = filters.status.map((status) => conditions[status as keyof typeof conditions])
     query = query.where(sql<boolean>`(${sql.join(wanted, sql` or `)})`)

@@ -1,9 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { expandScopes, isKnownScope, missingScopes } from '../access/scopes.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { authenticated } from '../http/authentication.ts'
 import { listResponse } from '../http/list-response.ts'
-import { notFound, ProblemError } from '../http/problem-catalogue.ts'
+import { notFound } from '../http/problem-catalogue.ts'
 import { IdParams, Page } from '../http/schemas.ts'
 import { httpWrite } from '../writes/http-write.ts'
 import { IdempotencyHeaders } from '../writes/write-schemas.ts'
@@ -22,7 +21,8 @@ import {
 /**
  * Token management (scope `token:manage`): everyone manages their own keys; owners and admins can
  * also list and revoke every token of the workspace. A key is always issued to, and rotated by,
- * the person it acts as: no one can obtain a secret that opens someone else's content.
+ * the person it acts as, and never with scopes the token making the request lacks: no one can
+ * obtain a secret that opens someone else's content, or more than their own token does.
  */
 export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
@@ -62,41 +62,8 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       (request, reply) =>
         httpWrite(deps, request, reply, async (w) => {
-          const { principal, credential } = authenticated(request)
-          if (principal.actorKind !== 'person') {
-            throw new ProblemError(
-              'forbidden',
-              'API keys belong to people; an integration uses its workspace token.',
-            )
-          }
-          const errors = request.body.scopes.flatMap((scope, i) =>
-            !isKnownScope(scope)
-              ? [{ path: `/scopes/${i}`, message: `"${scope}" is not a known scope` }]
-              : missingScopes(credential.scopes, [...expandScopes([scope])]).length > 0
-                ? [
-                    {
-                      path: `/scopes/${i}`,
-                      message: `"${scope}" is not granted to the token making this request`,
-                    },
-                  ]
-                : [],
-          )
-          if (errors.length > 0)
-            throw new ProblemError(
-              'validation_failed',
-              'A key cannot have more scopes than the token that creates it.',
-              { errors },
-            )
-          const issued = await createApiKey(
-            w.trx,
-            w.actor,
-            { personId: principal.actorId, ...request.body },
-            w.now,
-          )
-          return {
-            status: 201,
-            body: { ...presentToken(issued.row, w.now), token: issued.secret },
-          }
+          const issued = await createApiKey(w, request.body)
+          return { status: 201, body: { ...presentToken(issued.row, w.now), token: issued.secret } }
         }),
     )
 
@@ -115,34 +82,12 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       (request, reply) =>
         httpWrite(deps, request, reply, async (w) => {
-          const { principal } = authenticated(request)
-          const now = w.now
-          const [old] = await listTokens(
-            w.trx,
-            principal,
-            { ids: [request.params.id], type: 'api_key' },
-            null,
-            1,
-          )
-          // Admins see others' keys in lists, but only the owner may rotate one (and get its secret).
-          if (!old || old.person_id !== principal.actorId) throw notFound()
-          if (tokenStatus(old, now) === 'revoked' || tokenStatus(old, now) === 'expired') {
-            throw new ProblemError(
-              'conflict',
-              'This key no longer works; create a new one instead.',
-            )
-          }
-          const rotated = await rotateApiKey(
-            w.trx,
-            w.actor,
-            old,
-            request.body?.overlap_seconds ?? 86_400,
-            now,
-          )
+          const overlap = request.body?.overlap_seconds ?? 86_400
+          const rotated = await rotateApiKey(w, request.params.id, overlap)
           return {
             status: 200,
             body: {
-              ...presentToken(rotated.row, now),
+              ...presentToken(rotated.row, w.now),
               token: rotated.secret,
               previous_expires_at: rotated.previousExpiresAt.toISOString(),
             },
@@ -164,11 +109,11 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       (request, reply) =>
         httpWrite(deps, request, reply, async (w) => {
-          const { principal } = authenticated(request)
-          const [token] = await listTokens(w.trx, principal, { ids: [request.params.id] }, null, 1)
+          const ids = [request.params.id]
+          const [token] = await listTokens(w.trx, w.principal, { ids }, null, 1, w.now)
           if (!token) throw notFound()
           const revoked = await revokeToken(w.trx, w.actor, token, w.now)
-          return { status: 200, body: presentToken(revoked, w.now) }
+          return { status: 200, body: presentToken({ ...token, ...revoked }, w.now) }
         }),
     )
   }

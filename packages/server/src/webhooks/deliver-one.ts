@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Dispatcher } from 'undici'
+import { credentialLive } from '../access/credential-liveness.ts'
 import { canOpen } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
@@ -50,6 +51,11 @@ export async function deliverOne(context: SendContext, claimed: ClaimedDelivery)
     .selectAll('e')
     .select(['v.type', 'v.subject_id', 'v.subject_type', 'v.data', 'v.created_at as event_at'])
     .select(['w.acl_epoch', 'p.role as owner_role', 'i.id as owner_integration'])
+    .select(
+      sql<boolean>`${credentialLive('e.credential_id', 'e.workspace_id', deps.clock.now())}`.as(
+        'credential_live',
+      ),
+    )
     .where('d.workspace_id', '=', claimed.workspaceId)
     .where('d.id', '=', claimed.id)
     .executeTakeFirst()
@@ -58,6 +64,12 @@ export async function deliverOne(context: SendContext, claimed: ClaimedDelivery)
   // dispatcher (and losing its lease) still runs out of attempts instead of looping forever.
   if (claimed.runAttempts > MAX_ATTEMPTS) {
     await settle(deps.db, claimed, 'failed', 'attempts_exhausted', deps.clock.now())
+    return
+  }
+  if (row.deleted_at === null && row.status === 'active' && !row.credential_live) {
+    const now = deps.clock.now()
+    await disableEndpoint(deps.db, row.workspace_id, row.id, 'credential_revoked', now)
+    await settle(deps.db, claimed, 'skipped', 'credential_revoked', now)
     return
   }
   if (row.deleted_at !== null || row.status !== 'active') {
@@ -178,26 +190,25 @@ async function recordAttempt(
   if (settled.rows.length === 0) return
   const { workspaceId, endpointId } = claimed
   if (outcome === 'gone')
-    await disableEndpoint(deps.db, workspaceId, endpointId, 'The receiver answered 410 Gone.', now)
+    await disableEndpoint(deps.db, workspaceId, endpointId, 'receiver_gone', now)
   else if (outcome === 'failed' || successNeedsRecording(endpoint, now))
     await recordEndpointHealth(deps.db, workspaceId, endpointId, outcome === 'succeeded', now)
 }
 
-// Ends this lease with a new state; false when the lease was lost to another dispatcher.
+// Ends this lease with a final state; a lease lost to another dispatcher changes nothing.
 async function settle(
   db: Db,
   claimed: ClaimedDelivery,
   status: DeliveryStatus,
-  error: string | null,
+  error: string,
   now: Date,
-  nextAttemptAt: Date | null = null,
-): Promise<boolean> {
-  const result = await db
+): Promise<void> {
+  await db
     .updateTable('webhook_deliveries')
     .set({
       status,
       last_error: error,
-      next_attempt_at: nextAttemptAt,
+      next_attempt_at: null,
       locked_by: null,
       locked_until: null,
       updated_at: now,
@@ -206,6 +217,5 @@ async function settle(
     .where('id', '=', claimed.id)
     .where('status', '=', 'in_flight')
     .where('locked_by', '=', claimed.lock)
-    .executeTakeFirst()
-  return result.numUpdatedRows > 0n
+    .execute()
 }

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts'
+import type { EndpointDisabledReason } from '../db/tables/webhook.table.ts'
 import { DISABLE_AFTER_MS } from './retry-policy.ts'
 
 // A healthy endpoint's last_success_at is refreshed at most this often: a busy endpoint's
@@ -57,36 +58,49 @@ export async function recordEndpointHealth(
     endpoint.failing_since !== null &&
     now.getTime() - endpoint.failing_since.getTime() >= DISABLE_AFTER_MS
   ) {
-    await disableEndpoint(db, workspaceId, endpointId, 'No successful delivery for 5 days.', now)
+    await disableEndpoint(db, workspaceId, endpointId, 'failing', now)
   }
 }
 
 /**
  * Turns an endpoint off with a reason. Its waiting deliveries become `skipped` (kept, so they can
- * be replayed once it works again), as do new events until it is re-enabled.
+ * be replayed once it works again), as do new events until it is re-enabled. Returns whether it
+ * was on.
  */
 export async function disableEndpoint(
   db: Db,
   workspaceId: string,
   endpointId: string,
-  reason: string,
+  reason: EndpointDisabledReason,
   now: Date,
-): Promise<void> {
-  await db
+): Promise<boolean> {
+  const disabled = await db
     .updateTable('webhook_endpoints')
     .set({ status: 'disabled', disabled_reason: reason, disabled_at: now, updated_at: now })
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', endpointId)
     .where('status', '=', 'active')
-    .execute()
+    .executeTakeFirst()
+  await skipWaitingDeliveries(db, workspaceId, endpointId, skipReason(reason), now)
+  return disabled.numUpdatedRows > 0n
+}
+
+/** What a delivery skipped because its endpoint stopped records as its last error. */
+export function skipReason(reason: EndpointDisabledReason): string {
+  return reason === 'credential_revoked' ? 'credential_revoked' : 'endpoint_disabled'
+}
+
+/** Marks the endpoint's waiting deliveries skipped, with why: nothing is sent for them. */
+export async function skipWaitingDeliveries(
+  db: Db,
+  workspaceId: string,
+  endpointId: string,
+  lastError: string,
+  now: Date,
+): Promise<void> {
   await db
     .updateTable('webhook_deliveries')
-    .set({
-      status: 'skipped',
-      last_error: 'endpoint_disabled',
-      next_attempt_at: null,
-      updated_at: now,
-    })
+    .set({ status: 'skipped', last_error: lastError, next_attempt_at: null, updated_at: now })
     .where('workspace_id', '=', workspaceId)
     .where('endpoint_id', '=', endpointId)
     .where('status', 'in', ['pending', 'retrying'])

@@ -1,8 +1,10 @@
-import type { Insertable } from 'kysely'
+import { type Insertable, sql } from 'kysely'
+import { credentialLive } from '../access/credential-liveness.ts'
 import { visibleAmong } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { WebhookDeliveriesTable } from '../db/tables/webhook.table.ts'
 import { newId } from '../lib/ids.ts'
+import { disableEndpoint, skipReason } from './endpoint-health.ts'
 import { ownerAccess, scopeReads } from './endpoint-owner.ts'
 
 /** Outbox events taken per fan-out transaction. */
@@ -31,10 +33,15 @@ export async function fanOutEvents(deps: AppDeps, limit = FAN_OUT_BATCH): Promis
     if (events.length === 0) return 0
     const now = deps.clock.now()
     const endpoints = await trx
-      .selectFrom('webhook_endpoints')
+      .selectFrom('webhook_endpoints as e')
       .selectAll()
-      .where('workspace_id', 'in', [...new Set(events.map((event) => event.workspace_id))])
-      .where('deleted_at', 'is', null)
+      .select(
+        sql<boolean>`${credentialLive('e.credential_id', 'e.workspace_id', now)}`.as(
+          'credential_live',
+        ),
+      )
+      .where('e.workspace_id', 'in', [...new Set(events.map((event) => event.workspace_id))])
+      .where('e.deleted_at', 'is', null)
       .execute()
     const deliveries: Insertable<WebhookDeliveriesTable>[] = []
     for (const endpoint of endpoints) {
@@ -54,7 +61,11 @@ export async function fanOutEvents(deps: AppDeps, limit = FAN_OUT_BATCH): Promis
         access.visibility,
         readable.map((event) => event.subject_id),
       )
-      const active = endpoint.status === 'active'
+      // An endpoint whose credential ended on its own (expired, or revoked by the authorization
+      // server) is found here first: it stops now, and what reaches it is kept as skipped.
+      if (endpoint.status === 'active' && !endpoint.credential_live)
+        await disableEndpoint(trx, endpoint.workspace_id, endpoint.id, 'credential_revoked', now)
+      const active = endpoint.status === 'active' && endpoint.credential_live
       for (const event of readable) {
         if (!open.has(event.subject_id)) continue
         deliveries.push({
@@ -65,7 +76,9 @@ export async function fanOutEvents(deps: AppDeps, limit = FAN_OUT_BATCH): Promis
           event_type: event.type,
           status: active ? 'pending' : 'skipped',
           next_attempt_at: active ? now : null,
-          last_error: active ? null : 'endpoint_disabled',
+          last_error: active
+            ? null
+            : skipReason(endpoint.credential_live ? 'disabled_by_owner' : 'credential_revoked'),
           created_at: now,
           updated_at: now,
         })

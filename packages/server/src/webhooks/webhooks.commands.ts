@@ -1,9 +1,9 @@
-import type { Credential } from '../access/authenticate-token.ts'
 import { recordAudit } from '../audit/audit-writer.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { newId } from '../lib/ids.ts'
 import { ruleBroken } from '../writes/business-rule.ts'
 import { EVENT_TYPES, type WriteContext } from '../writes/write-context.ts'
+import { skipWaitingDeliveries } from './endpoint-health.ts'
 import { secretContext } from './endpoint-secrets.ts'
 import { checkEndpointUrl } from './ssrf-guard.ts'
 import { newWebhookSecret } from './webhook-signature.ts'
@@ -22,16 +22,17 @@ function checkedUrl(w: WriteContext, url: string): string {
 }
 
 /**
- * Registers an endpoint owned by the caller, with the caller's token's scopes: it will receive
- * only what that owner may open. The secret is sealed at rest and returned this once.
+ * Registers an endpoint owned by the caller and bound to the caller's credential: it receives
+ * only what that owner may open, within the credential's scopes, while the credential works. The
+ * secret is sealed at rest and returned this once.
  */
 export async function createEndpoint(
   w: WriteContext,
-  credential: Credential,
   input: { url: string; events?: string[] | undefined; description?: string | undefined },
 ): Promise<{ row: EndpointRow; secret: string }> {
   const url = checkedUrl(w, input.url)
   const ws = w.principal.workspaceId
+  const { credential } = w.caller
   const live = await w.trx
     .selectFrom('webhook_endpoints')
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -57,7 +58,7 @@ export async function createEndpoint(
       owner_id: w.principal.actorId,
       owner_kind: w.principal.actorKind,
       owner_scopes: [...credential.scopes],
-      created_by_token_id: credential.id,
+      credential_id: credential.id,
       secret_sealed: w.deps.secrets.seal(secret, secretContext(ws, id)),
       created_at: w.now,
       updated_at: w.now,
@@ -68,7 +69,11 @@ export async function createEndpoint(
   return { row, secret }
 }
 
-/** Changes an endpoint's URL, events, description or status; re-enabling resets its health. */
+/**
+ * Changes an endpoint's URL, events, description or status; re-enabling resets its health. An
+ * endpoint disabled because its credential ended is bound, when re-enabled, to the credential
+ * that re-enables it, with that credential's scopes.
+ */
 export async function updateEndpoint(
   w: WriteContext,
   before: EndpointRow,
@@ -81,6 +86,7 @@ export async function updateEndpoint(
 ): Promise<EndpointRow> {
   const enabling = input.status === 'active' && before.status === 'disabled'
   const disabling = input.status === 'disabled' && before.status === 'active'
+  const rebinding = enabling && before.disabled_reason === 'credential_revoked'
   const row = await w.trx
     .updateTable('webhook_endpoints')
     .set({
@@ -95,9 +101,13 @@ export async function updateEndpoint(
         disabled_at: null,
         failing_since: null,
       }),
+      ...(rebinding && {
+        credential_id: w.caller.credential.id,
+        owner_scopes: [...w.caller.credential.scopes],
+      }),
       ...(disabling && {
         status: 'disabled',
-        disabled_reason: 'Disabled by its owner.',
+        disabled_reason: 'disabled_by_owner',
         disabled_at: w.now,
       }),
       updated_at: w.now,
@@ -106,7 +116,8 @@ export async function updateEndpoint(
     .where('id', '=', before.id)
     .returningAll()
     .executeTakeFirstOrThrow()
-  if (disabling) await skipWaiting(w, row)
+  if (disabling)
+    await skipWaitingDeliveries(w.trx, row.workspace_id, row.id, 'endpoint_disabled', w.now)
   await audit(w, 'webhook.updated', row.id, auditedEndpoint(before), auditedEndpoint(row))
   return row
 }
@@ -119,7 +130,7 @@ export async function deleteEndpoint(w: WriteContext, before: EndpointRow): Prom
     .where('workspace_id', '=', before.workspace_id)
     .where('id', '=', before.id)
     .execute()
-  await skipWaiting(w, before, 'endpoint_deleted')
+  await skipWaitingDeliveries(w.trx, before.workspace_id, before.id, 'endpoint_deleted', w.now)
   await audit(w, 'webhook.deleted', before.id, auditedEndpoint(before), null)
 }
 
@@ -220,16 +231,6 @@ function restartedRun(now: Date) {
     last_error: null,
     updated_at: now,
   } as const
-}
-
-async function skipWaiting(w: WriteContext, endpoint: EndpointRow, reason = 'endpoint_disabled') {
-  await w.trx
-    .updateTable('webhook_deliveries')
-    .set({ status: 'skipped', last_error: reason, next_attempt_at: null, updated_at: w.now })
-    .where('workspace_id', '=', endpoint.workspace_id)
-    .where('endpoint_id', '=', endpoint.id)
-    .where('status', 'in', ['pending', 'retrying'])
-    .execute()
 }
 
 async function audit(

@@ -92,8 +92,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       (request, reply) =>
         httpWrite(deps, request, reply, async (w) => {
-          const { credential } = authenticated(request)
-          const created = await createEndpoint(w, credential, request.body)
+          const created = await createEndpoint(w, request.body)
           return {
             status: 201,
             body: { ...presentEndpoint(created.row, w.now), secret: created.secret },

@@ -13,7 +13,10 @@ export const WebhookRecord = Type.Object({
   description: Nullable(Type.String()),
   status: Type.Enum(['active', 'disabled']),
   disabled_reason: Nullable(
-    Type.String({ description: 'Why the endpoint was disabled (by its owner or automatically).' }),
+    Type.Enum(['disabled_by_owner', 'receiver_gone', 'failing', 'credential_revoked'], {
+      description:
+        'Why the endpoint is disabled: its owner turned it off, the receiver answered 410 Gone, no delivery succeeded for 5 days, or the credential it is bound to was revoked or expired.',
+    }),
   ),
   owner_id: Type.String({
     description: 'The person or integration whose access filters what the endpoint receives.',

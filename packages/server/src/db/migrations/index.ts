@@ -6,6 +6,7 @@ import * as writes from './0004-writes.ts'
 import * as webhooks from './0005-webhooks.ts'
 import * as oauth from './0006-oauth.ts'
 import * as aclIndexes from './0007-acl-indexes.ts'
+import * as credentialBindings from './0008-credential-bindings.ts'
 
 /** Every migration, in order. Names sort; a migration is never edited once it has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -16,4 +17,5 @@ export const migrations: Record<string, Migration> = {
   '0005-webhooks': webhooks,
   '0006-oauth': oauth,
   '0007-acl-indexes': aclIndexes,
+  '0008-credential-bindings': credentialBindings,
 }

@@ -9,12 +9,13 @@ export interface WebhookEndpointsTable {
   description: string | null
   event_types: string[]
   status: 'active' | 'disabled'
-  disabled_reason: string | null
+  disabled_reason: EndpointDisabledReason | null
   disabled_at: Timestamp | null
   owner_id: string
   owner_kind: 'person' | 'integration'
   owner_scopes: string[]
-  created_by_token_id: string
+  /** The API key, workspace token or OAuth grant the endpoint lives no longer than. */
+  credential_id: string
   secret_sealed: string
   previous_secret_sealed: string | null
   previous_expires_at: Timestamp | null
@@ -24,6 +25,13 @@ export interface WebhookEndpointsTable {
   updated_at: Timestamp
   deleted_at: Timestamp | null
 }
+
+/** Why an endpoint stopped: its owner, a 410, five days of failures, or its credential ended. */
+export type EndpointDisabledReason =
+  | 'disabled_by_owner'
+  | 'receiver_gone'
+  | 'failing'
+  | 'credential_revoked'
 
 /** A delivery's state; `in_flight` is internal and shown to subscribers as `pending`. */
 export type DeliveryStatus =

@@ -1,0 +1,62 @@
+import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
+import type { Db } from '../db/database.ts'
+import { disableEndpoint } from './endpoint-health.ts'
+
+/*
+ * An endpoint is bound to the credential that created it (docs/webhooks.md, "Endpoints end with
+ * their credential"): it receives within that credential's scopes, and only while it works.
+ */
+
+/** Moves the endpoints bound to a rotated key to the key that replaces it. */
+export async function moveBoundEndpoints(
+  db: Db,
+  workspaceId: string,
+  from: string,
+  to: string,
+  now: Date,
+): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ credential_id: to, updated_at: now })
+    .where('workspace_id', '=', workspaceId)
+    .where('credential_id', '=', from)
+    .where('deleted_at', 'is', null)
+    .execute()
+}
+
+/**
+ * Disables the live endpoints bound to credentials that were just revoked (reason
+ * `credential_revoked`; their waiting deliveries are skipped), audited as the revoker's doing.
+ */
+export async function disableBoundEndpoints(
+  db: Db,
+  actor: AuditActor,
+  credentialIds: readonly string[],
+  now: Date,
+): Promise<void> {
+  if (credentialIds.length === 0) return
+  const endpoints = await db
+    .selectFrom('webhook_endpoints')
+    .select(['id', 'url'])
+    .where('workspace_id', '=', actor.workspaceId)
+    .where('credential_id', 'in', credentialIds)
+    .where('status', '=', 'active')
+    .where('deleted_at', 'is', null)
+    .execute()
+  for (const endpoint of endpoints) {
+    if (!(await disableEndpoint(db, actor.workspaceId, endpoint.id, 'credential_revoked', now)))
+      continue
+    await recordAudit(
+      db,
+      actor,
+      {
+        action: 'webhook.disabled',
+        resourceId: endpoint.id,
+        resourceType: 'webhook',
+        before: { status: 'active', disabled_reason: null },
+        after: { status: 'disabled', disabled_reason: 'credential_revoked' },
+      },
+      now,
+    )
+  }
+}
