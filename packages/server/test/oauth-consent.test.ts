@@ -26,7 +26,7 @@ before(async () => {
   const bundle = smallBundle()
   for (const person of bundle.people) person.password = PASSWORD
   bundle.api_keys = [
-    { key: 'olive-key', person: 'olive', scopes: ['token:manage', 'audit:read'] },
+    { key: 'olive-key', person: 'olive', scopes: ['token:manage', 'audit:read', 'task:read'] },
     { key: 'bob-key', person: 'bob', scopes: ['token:manage'] },
   ]
   bundle.oauth_clients = [

@@ -13,9 +13,25 @@ export const AuditRecord = Type.Object({
   client_id: Nullable(
     Type.String({ description: 'The OAuth client, when the token is an OAuth token.' }),
   ),
-  resource_id: Nullable(Type.String()),
+  resource_id: Nullable(
+    Type.String({
+      description: 'Null when the entry is redacted: the reader may not open it now.',
+    }),
+  ),
   resource_type: Nullable(Type.String()),
-  diff: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() })),
+  redacted: Type.Boolean({
+    description:
+      'True when the resource is one the reader may not open now: the entry keeps who, what, when and the names of the changed fields, and withholds the id and every value.',
+  }),
+  changed_fields: Type.Array(Type.String(), {
+    description: 'The names of the fields the change touched.',
+  }),
+  diff: Nullable(
+    Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() }), {
+      description:
+        'Each changed field, before and after; null when redacted. Ids of neighbours the reader may not open are left out.',
+    }),
+  ),
   request_id: Nullable(Type.String()),
   ip: Nullable(Type.String()),
   user_agent: Nullable(Type.String()),
