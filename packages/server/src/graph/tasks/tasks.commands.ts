@@ -14,9 +14,10 @@ import type { CreateTaskBody, TaskRecord } from './tasks.schemas.ts'
 type Task = Static<typeof TaskRecord>
 
 /**
- * Creates a task (contract §7). Every id in the body must name something the caller may open
- * (else the one 404, at that field); a subtask lives in its parent's project; a canvas must be
- * in the task's project; an assignee must be able to open that project. The creator is the actor.
+ * Creates a task (docs/api.md, "Writes"). Every id in the body must name something the caller may
+ * open (else the one 404, at that field); a subtask lives in its parent's project, so its parent
+ * counts as open only when that project is too; a canvas must be in the task's project; an
+ * assignee must be able to open that project. The creator is the actor.
  */
 export async function createTask(
   w: WriteContext,
@@ -27,10 +28,18 @@ export async function createTask(
   await requireVisible(w.trx, w.visibility, [
     ['/project_id', 'project', input.project_id],
     ['/parent_id', 'task', input.parent_id],
+  ])
+  const parent = input.parent_id ? await taskRow(w, input.parent_id) : undefined
+  // A task one may open only as its assignee or creator does not open its project: a subtask
+  // there would be work placed where its creator cannot see, and any rule checked against that
+  // project would tell of it. Such a parent is the one 404 of an unknown parent, found where an
+  // unknown parent would be: before any later field or rule is looked at.
+  if (parent?.project_id && !(await canOpen(w.trx, w.visibility, parent.project_id)))
+    throw notFound('/parent_id')
+  await requireVisible(w.trx, w.visibility, [
     ['/canvas_id', 'canvas', input.canvas_id],
     ['/assignee_id', 'person', input.assignee_id],
   ])
-  const parent = input.parent_id ? await taskRow(w, input.parent_id) : undefined
   if (parent && input.project_id !== undefined && input.project_id !== parent.project_id)
     throw ruleBroken('/project_id', "must be the parent's project (or left out)")
   const projectId = parent ? parent.project_id : (input.project_id ?? null)
