@@ -1,5 +1,6 @@
 import type { Static } from 'typebox'
 import { syncResourceIndex } from '../../access/resource-index.ts'
+import { READ_SCOPE_OF_ID_KIND } from '../../access/scopes.ts'
 import { canOpen, visibleAmong } from '../../access/visibility.ts'
 import { notFound, ProblemError } from '../../http/problem-catalogue.ts'
 import { requireVisible } from '../../http/require-visible.ts'
@@ -64,9 +65,10 @@ export async function createCanvas(
 }
 
 /**
- * Changes a canvas's title, summary or links. Links name only resources the caller may open;
- * links to what the caller cannot open stay, after the given ones, so an edit never removes what
- * its author could not see. A change to nothing records nothing.
+ * Changes a canvas's title, summary or links. Links name only resources the caller sees (may open,
+ * and of a type its token reads); links the caller does not see stay, after the given ones, so an
+ * edit never removes what its author could not see. A change to nothing, as the caller sees the
+ * canvas, records nothing: restating the links one sees leaves their order with unseen ones alone.
  */
 export async function updateCanvas(
   w: WriteContext,
@@ -154,7 +156,7 @@ export async function updateCanvas(
   return canvasFor(w, canvasId)
 }
 
-// The caller's links, checked, then the existing links the caller cannot open.
+// The caller's links, checked, then the existing links the caller does not see.
 async function nextLinks(
   w: WriteContext,
   canvasId: string,
@@ -162,14 +164,20 @@ async function nextLinks(
   old: readonly string[],
 ): Promise<string[]> {
   const open = await visibleAmong(w.trx, w.visibility, [...given, ...old])
+  const scopes = w.caller.credential.scopes
+  const seen = (id: string) => {
+    const scope = READ_SCOPE_OF_ID_KIND[idKind(id) as keyof typeof READ_SCOPE_OF_ID_KIND]
+    return open.has(id) && scope !== undefined && scopes.has(scope)
+  }
   given.forEach((target, i) => {
-    if (!open.has(target)) throw notFound(`/links/${i}`)
+    if (!seen(target)) throw notFound(`/links/${i}`)
     if (!LINKABLE.has(idKind(target) ?? ''))
       throw ruleBroken(`/links/${i}`, 'must be a project, canvas, task or OKR')
     if (target === canvasId) throw ruleBroken(`/links/${i}`, 'must not be the canvas itself')
     if (given.indexOf(target) !== i) throw ruleBroken(`/links/${i}`, 'is already in the list')
   })
-  return [...given, ...old.filter((target) => !open.has(target))]
+  if (given.join() === old.filter(seen).join()) return [...old]
+  return [...given, ...old.filter((target) => !seen(target))]
 }
 
 async function canvasFor(w: WriteContext, id: string): Promise<Canvas> {
