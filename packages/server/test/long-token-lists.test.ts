@@ -30,13 +30,14 @@ async function seen(visibility: Visibility) {
     searchIndex(db, visibility, {
       text,
       types: ['project', 'canvas', 'task', 'okr', 'comment', 'activity'],
+      readableTypes: ['project', 'canvas', 'task', 'okr', 'comment', 'activity'],
       after: null,
       limit: 50,
     })
   return {
     openable: [...(await openableIds(db, visibility, ids))].sort(),
     tasks: (await listTasks(db, visibility, {}, null, 50)).map((row) => row.id),
-    activity: (await listActivity(db, visibility, {}, null, 50)).map((row) => row.id),
+    activity: (await listActivity(db, visibility, [], {}, null, 50)).map((row) => row.id),
     search: [...(await search('secret')), ...(await search('created'))].map((row) => [
       row.id,
       row.title,

@@ -259,6 +259,7 @@ test('the candidate window ranks only the most recent matches of a very common t
   const rows = await searchIndex(t.db.db, visibility, {
     text: 'heliotrope',
     types: ['task'],
+    readableTypes: ['task'],
     after: null,
     limit: 10,
     window: 2,

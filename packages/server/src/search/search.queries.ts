@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import type { ReadableType } from '../access/scopes.ts'
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
@@ -32,6 +33,8 @@ export interface SearchRow {
 export interface SearchInput {
   text: string
   types: readonly SearchType[]
+  /** Types the token may read: a hit's title and path name neighbours of these types only. */
+  readableTypes: readonly ReadableType[]
   after: CursorPosition | null
   limit: number
   window?: number
@@ -59,6 +62,7 @@ export async function searchIndex(
   // Inline, not a CTE: a constant the planner can read, so it estimates how common the words are
   // and walks the newest rows for a very common term but the GIN index for a rare one.
   const q = tsquery(input.text)
+  const readable = sql`${sql.val([...input.readableTypes])}::text[]`
   const result = await sql<SearchRow>`
     with matches as (
       select r.id, r.type, r.title, r.body, r.project_id, r.updated_at, r.tsv,
@@ -72,8 +76,10 @@ export async function searchIndex(
     acts as (
       select a.id, 'activity'::text as type, a.verb as title, a.search_text as body, a.project_id,
              a.created_at as updated_at, a.tsv,
-             case when s.type = 'comment' then left(s.body, 120) else s.title end as subject_title,
-             case when s.type = 'comment' then left(s.body, 80) else s.title end as subject_crumb
+             case when s.type <> all(${readable}) then null
+                  when s.type = 'comment' then left(s.body, 120) else s.title end as subject_title,
+             case when s.type <> all(${readable}) then null
+                  when s.type = 'comment' then left(s.body, 80) else s.title end as subject_crumb
       from activity a
       join resource_index s on s.workspace_id = a.workspace_id and s.id = a.subject_id
       where ${withActivity} and a.workspace_id = ${ws} and a.tsv @@ ${q}
@@ -94,26 +100,31 @@ export async function searchIndex(
       limit ${input.limit + 1}
     ),
     -- The page's neighbours as scalar subqueries, not joins: each is planned on its own, which
-    -- keeps planning (once several ms of join-order search) out of the latency.
+    -- keeps planning (once several ms of join-order search) out of the latency. A neighbour is
+    -- named only when the caller may open it and its type is one the token reads.
     context as (
       select page.*,
         (select coalesce(nullif(x.title, ''), left(x.body, 80))
            from comments cm join resource_index x on x.workspace_id = cm.workspace_id and x.id = cm.resource_id
-           where page.type = 'comment' and cm.workspace_id = ${ws} and cm.id = page.id) as target_title,
+           where page.type = 'comment' and cm.workspace_id = ${ws} and cm.id = page.id
+             and x.type = any(${readable})) as target_title,
         (select x.title
            from comments cm join resource_index x on x.workspace_id = cm.workspace_id and x.id = cm.resource_id
-           where page.type = 'comment' and cm.workspace_id = ${ws} and cm.id = page.id) as target_crumb,
+           where page.type = 'comment' and cm.workspace_id = ${ws} and cm.id = page.id
+             and x.type = any(${readable})) as target_crumb,
         (select x.title from tasks t join resource_index x on x.workspace_id = t.workspace_id and x.id = t.parent_id
-           where page.type = 'task' and t.workspace_id = ${ws} and t.id = page.id and ${visibility.row('x')}) as parent_title,
+           where page.type = 'task' and t.workspace_id = ${ws} and t.id = page.id and ${visibility.row('x')}
+             and 'task' = any(${readable})) as parent_title,
         (select x.title from resource_index x
-           where page.type <> 'project' and x.workspace_id = ${ws} and x.id = page.project_id and ${visibility.row('x')}) as project_title,
+           where page.type <> 'project' and x.workspace_id = ${ws} and x.id = page.project_id and ${visibility.row('x')}
+             and 'project' = any(${readable})) as project_title,
         (select c.summary from canvases c where page.type = 'canvas' and c.workspace_id = ${ws} and c.id = page.id) as canvas_summary,
         (select t.due from tasks t where page.type = 'task' and t.workspace_id = ${ws} and t.id = page.id) as task_due
       from page
     )
     select id, type, rank, updated_at,
-      case when type = 'activity' then replace(replace(title, '.', ' '), '_', ' ') || ': ' || coalesce(subject_title, '')
-           when type = 'comment' then 'Comment on ' || target_title
+      case when type = 'activity' then replace(replace(title, '.', ' '), '_', ' ') || coalesce(': ' || subject_title, '')
+           when type = 'comment' then coalesce('Comment on ' || target_title, 'Comment')
            else title end as title,
       body,
       ts_headline('english', coalesce(nullif(body, ''), title), ${q},

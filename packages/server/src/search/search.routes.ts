@@ -32,7 +32,7 @@ export function searchRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const { visibility, credential } = authenticated(request)
+        const { visibility, credential, readableTypes } = authenticated(request)
         const body = request.body
         const readable = SEARCH_TYPES.filter((type) =>
           credential.scopes.has(READ_SCOPE_OF_TYPE[type]),
@@ -53,6 +53,7 @@ export function searchRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const rows = await searchIndex(deps.db, visibility, {
           text: normalizeQuery(body.query),
           types,
+          readableTypes,
           after,
           limit,
         })

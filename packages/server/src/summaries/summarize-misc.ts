@@ -4,7 +4,13 @@ import { listComments } from '../graph/comments/comments.queries.ts'
 import { findWorkspace } from '../graph/workspace/workspace.queries.ts'
 import type { Summarized } from './summarize-task.ts'
 import { count, quote, SummaryBuilder } from './summary-builder.ts'
-import { Mentions, type SummaryContext, source, verbWords } from './summary-context.ts'
+import {
+  activityWords,
+  Mentions,
+  type SummaryContext,
+  source,
+  verbWords,
+} from './summary-context.ts'
 
 /** A comment: who wrote what on which resource, and how many replies it has. */
 export async function summarizeComment(
@@ -47,7 +53,14 @@ export async function summarizeActivity(
   ctx: SummaryContext,
   id: string,
 ): Promise<Summarized | null> {
-  const [entry] = await listActivity(ctx.db, ctx.visibility, { ids: [id] }, null, 1)
+  const [entry] = await listActivity(
+    ctx.db,
+    ctx.visibility,
+    ctx.readableTypes,
+    { ids: [id] },
+    null,
+    1,
+  )
   if (!entry) return null
   const mentions = await Mentions.load(ctx, [
     entry.subject_id,
@@ -55,9 +68,12 @@ export async function summarizeActivity(
   ])
   const actor = mentions.name(entry.actor_visible ? entry.actor_id : null)
   const b = new SummaryBuilder()
-  const title = `${verbWords(entry.verb)}: ${entry.subject_title}`
+  const title =
+    entry.subject_title === null
+      ? verbWords(entry.verb)
+      : `${verbWords(entry.verb)}: ${entry.subject_title}`
   b.say(
-    `On ${entry.created_at.toISOString().slice(0, 10)}, ${actor ? quote(actor) : 'someone'} ${verbWords(entry.verb)} ${quote(entry.subject_title)}.`,
+    `On ${entry.created_at.toISOString().slice(0, 10)}, ${actor ? quote(actor) : 'someone'} ${activityWords(entry)}.`,
     source(ctx, id, 'activity', title, 'verb', entry.verb),
   )
   for (const [field, change] of Object.entries(entry.changes)) {

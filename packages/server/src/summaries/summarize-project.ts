@@ -4,7 +4,13 @@ import { listOkrs } from '../graph/okrs/okrs.queries.ts'
 import { listProjects } from '../graph/projects/projects.queries.ts'
 import type { Summarized } from './summarize-task.ts'
 import { count, listing, quote, SummaryBuilder } from './summary-builder.ts'
-import { Mentions, type SummaryContext, source, verbWords } from './summary-context.ts'
+import {
+  activityWords,
+  Mentions,
+  type SummaryContext,
+  source,
+  verbWords,
+} from './summary-context.ts'
 import { taskStats, tasksToMention } from './summary-queries.ts'
 
 /** A project: status, owner, open and overdue tasks, canvases, OKRs, recent activity. */
@@ -31,7 +37,7 @@ export async function summarizeProject(
     ? await listOkrs(ctx.db, ctx.visibility, { project_id: id }, null, 5)
     : []
   const recent = readable('activity')
-    ? await listActivity(ctx.db, ctx.visibility, { project_id: id }, null, 3)
+    ? await listActivity(ctx.db, ctx.visibility, ctx.readableTypes, { project_id: id }, null, 3)
     : []
   const mentions = await Mentions.load(ctx, [
     project.owner_visible ? project.owner_id : null,
@@ -84,8 +90,15 @@ export async function summarizeProject(
   for (const entry of recent) {
     const actor = mentions.name(entry.actor_visible ? entry.actor_id : null)
     b.say(
-      `On ${entry.created_at.toISOString().slice(0, 10)}, ${actor ? quote(actor) : 'someone'} ${verbWords(entry.verb)} ${quote(entry.subject_title)}.`,
-      source(ctx, entry.id, 'activity', entry.subject_title, 'verb', entry.verb),
+      `On ${entry.created_at.toISOString().slice(0, 10)}, ${actor ? quote(actor) : 'someone'} ${activityWords(entry)}.`,
+      source(
+        ctx,
+        entry.id,
+        'activity',
+        entry.subject_title ?? verbWords(entry.verb),
+        'verb',
+        entry.verb,
+      ),
     )
   }
   b.fact('status', project.status)

@@ -86,7 +86,14 @@ export async function summarizeTask(ctx: SummaryContext, id: string): Promise<Su
     )
   }
   if (ctx.readableTypes.includes('activity')) {
-    const [last] = await listActivity(ctx.db, ctx.visibility, { resource_id: id }, null, 1)
+    const [last] = await listActivity(
+      ctx.db,
+      ctx.visibility,
+      ctx.readableTypes,
+      { resource_id: id },
+      null,
+      1,
+    )
     if (last) b.fact('last_activity_at', last.created_at.toISOString())
   }
   b.fact('status', task.status)

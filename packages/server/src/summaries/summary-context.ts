@@ -2,7 +2,12 @@ import type { ReadableType } from '../access/scopes.ts'
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import type { UrlBuilder } from '../lib/resource-urls.ts'
-import type { CitationSource, LinkEntry, SummaryBuilder } from './summary-builder.ts'
+import {
+  type CitationSource,
+  type LinkEntry,
+  quote,
+  type SummaryBuilder,
+} from './summary-builder.ts'
 import { type Named, visibleNames } from './summary-queries.ts'
 
 /** What every summarizer works with. */
@@ -104,6 +109,15 @@ export function dueWords(due: string | null, done: boolean, today: string): stri
   if (days < 0) return `was due ${due}, ${days === -1 ? '1 day' : `${-days} days`} ago (overdue)`
   if (days === 0) return `is due today (${due})`
   return `is due ${due}, in ${days === 1 ? '1 day' : `${days} days`}`
+}
+
+/**
+ * What an activity entry did, in words: `completed task "Ship it"`, or only `completed task`
+ * when the token may not read the subject's type (its title is then not named).
+ */
+export function activityWords(entry: { verb: string; subject_title: string | null }): string {
+  const words = verbWords(entry.verb)
+  return entry.subject_title === null ? words : `${words} ${quote(entry.subject_title)}`
 }
 
 /** How an activity verb reads: "completed task". */

@@ -1,13 +1,13 @@
 import { type Selectable, sql } from 'kysely'
 import type { Visibility } from '../../access/visibility.ts'
 import type { Db } from '../../db/database.ts'
-import type { ActivityTable } from '../../db/tables/activity.table.ts'
+import type { ActivityTable, ActivityVerb } from '../../db/tables/activity.table.ts'
 import type { CursorPosition } from '../../lib/cursor.ts'
 import { newestFirstAfter } from '../keyset.ts'
 
-/** An activity row with its subject's current title. */
+/** An activity row with its subject's current title (null when the token may not read its type). */
 export type ActivityRow = Omit<Selectable<ActivityTable>, 'tsv' | 'search_text'> & {
-  subject_title: string
+  subject_title: string | null
   actor_visible: boolean
 }
 
@@ -19,13 +19,17 @@ export interface ActivityFilters {
   resource_id?: string | undefined
   actor_id?: string | undefined
   since?: string | undefined
-  verbs?: readonly string[] | undefined
+  verbs?: readonly ActivityVerb[] | undefined
 }
 
-/** Activity the principal may see, newest first; `limit + 1` rows. Titles are the subjects' current ones. */
+/**
+ * Activity the principal may see, newest first; `limit + 1` rows. Titles are the subjects'
+ * current ones, named only for `titleTypes`, the resource types the token may read.
+ */
 export async function listActivity(
   db: Db,
   visibility: Visibility,
+  titleTypes: readonly string[],
   filters: ActivityFilters,
   after: CursorPosition | null,
   limit: number,
@@ -47,9 +51,8 @@ export async function listActivity(
       'a.ref_ids',
       'a.changes',
       'a.created_at',
-      sql<string>`case when s.type = 'comment' then left(s.body, 120) else s.title end`.as(
-        'subject_title',
-      ),
+      sql<string | null>`case when s.type <> all(${sql.val([...titleTypes])}::text[]) then null
+        when s.type = 'comment' then left(s.body, 120) else s.title end`.as('subject_title'),
       sql<boolean>`${visibility.actorId('a.actor_id')}`.as('actor_visible'),
     ])
     .where('a.workspace_id', '=', visibility.principal.workspaceId)
@@ -82,7 +85,8 @@ export async function listActivity(
 export async function findActivity(
   db: Db,
   visibility: Visibility,
+  titleTypes: readonly string[],
   ids: readonly string[],
 ): Promise<ActivityRow[]> {
-  return ids.length === 0 ? [] : listActivity(db, visibility, { ids }, null, ids.length)
+  return ids.length === 0 ? [] : listActivity(db, visibility, titleTypes, { ids }, null, ids.length)
 }

@@ -22,7 +22,7 @@ export function activityRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       request: Parameters<typeof listResponse>[1],
       query: ActivityFilters & { limit?: number; cursor?: string },
     ) => {
-      const { visibility } = authenticated(request)
+      const { visibility, readableTypes } = authenticated(request)
       // Any resource or actor named as a filter must be visible, like every other filter.
       const references: Reference[] = [['/project_id', 'project', query.project_id]]
       if (query.resource_id)
@@ -35,7 +35,8 @@ export function activityRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         ])
       await requireVisible(deps.db, visibility, references)
       return listResponse(deps.cursors, request, query, {
-        load: (after, limit) => listActivity(deps.db, visibility, query, after, limit),
+        load: (after, limit) =>
+          listActivity(deps.db, visibility, readableTypes, query, after, limit),
         position: createdPosition,
         present: (row) => presentActivity(row, deps.urls),
       })

@@ -1,23 +1,21 @@
 import Type from 'typebox'
+import { ACTIVITY_VERBS } from '../../db/tables/activity.table.ts'
 import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
 
 /** The activity record (contract §6). Titles come from the current subject, never a stored copy. */
 export const ActivityRecord = Type.Object({
   ...RecordBase,
   type: Type.Literal('activity'),
-  verb: Type.String({
-    examples: [
-      'task.created',
-      'task.completed',
-      'comment.created',
-      'canvas.updated',
-      'okr.checkin',
-    ],
-  }),
+  verb: Type.Enum([...ACTIVITY_VERBS]),
   actor_id: Nullable(Type.String()),
   subject_id: Type.String(),
   subject_type: Type.String(),
-  subject_title: Type.String({ description: "The subject's current title." }),
+  subject_title: Nullable(
+    Type.String({
+      description:
+        "The subject's current title; null when the token may not read the subject's type.",
+    }),
+  ),
   object_id: Nullable(
     Type.String({
       description: 'A record inside the subject, such as the check-in of okr.checkin.',
@@ -43,7 +41,7 @@ const ActivityFilterFields = {
     Type.String({ format: 'date-time', description: 'Only entries at or after this time.' }),
   ),
   verbs: Type.Optional(
-    Type.Array(Type.String({ maxLength: 50 }), {
+    Type.Array(Type.Enum([...ACTIVITY_VERBS]), {
       description: 'Only these verbs, such as task.completed (repeat for several).',
     }),
   ),

@@ -81,7 +81,7 @@ export async function loadRecord(
       return row ? presentComment(row, urls) : null
     }
     case 'activity': {
-      const [row] = await findActivity(db, visibility, ids)
+      const [row] = await findActivity(db, visibility, readableTypes, ids)
       return row ? presentActivity(row, urls) : null
     }
     default:
