@@ -10,15 +10,23 @@ export interface PageOf<T> {
 }
 
 /**
- * What a cursor is bound to: the credential, the route and every filter except the cursor and the
- * page size. A cursor used with another token or other filters is refused.
+ * What a cursor is bound to: the credential, the route, its path parameters (the resource whose
+ * comments or links are listed) and every filter except the cursor and the page size. A cursor
+ * used with another token, on another resource or with other filters is refused.
  */
 export function cursorBinding(request: FastifyRequest, filters: Record<string, unknown>): string {
-  const { cursor: _cursor, limit: _limit, ...rest } = filters
-  const canonical = Object.keys(rest)
-    .sort()
-    .map((key) => [key, rest[key]])
-  return JSON.stringify([authenticated(request).credential.id, request.routeOptions.url, canonical])
+  const canonical = (values: Record<string, unknown>) =>
+    Object.keys(values)
+      .filter((key) => key !== 'cursor' && key !== 'limit')
+      .sort()
+      .map((key) => [key, values[key]])
+  const params = (request.params ?? {}) as Record<string, unknown>
+  return JSON.stringify([
+    authenticated(request).credential.id,
+    request.routeOptions.url,
+    canonical(params),
+    canonical(filters),
+  ])
 }
 
 /** The keyset position in a request's cursor, null without one; a bad cursor is a 400. */
