@@ -118,9 +118,7 @@ test('a token without a type read scope sees that type redacted; access is judge
 
   await t.db.db
     .transaction()
-    .execute((trx) =>
-      addProjectMember(trx, ws.workspace_id, id('secret'), id('olive'), t.clock.now()),
-    )
+    .execute((trx) => addProjectMember(trx, ws.workspace_id, id('secret'), id('olive')))
   const now = await auditOf('olive-key')
   const created = now.find((entry) => entry.action === 'task.created')
   assert.equal(created.redacted, false)

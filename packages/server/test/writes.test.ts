@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
+import type { AuditAction } from '../src/db/tables/audit.table.ts'
 import { importOk, tokenOf, writableBundle } from './harness/bundles.ts'
 import { client, startTestApp, type TestApp } from './harness/test-app.ts'
 
@@ -300,7 +301,7 @@ test('writes need their scope; a read-only key gets 403 with the scope it lacks'
 })
 
 test('every kind of write is in the audit log with a diff of what it changed', async () => {
-  const diffs = async (action: string) =>
+  const diffs = async (action: AuditAction) =>
     (
       await t.db.db
         .selectFrom('audit_log')

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts'
+import type { AuditAction } from '../db/tables/audit.table.ts'
 import { newId } from '../lib/ids.ts'
 import { type FieldDiff, jsonDiff } from './json-diff.ts'
 
@@ -16,7 +17,7 @@ export interface AuditActor {
 
 /** One audited action. */
 export interface AuditEntry {
-  action: string
+  action: AuditAction
   resourceId: string | null
   resourceType: string | null
   before: Record<string, unknown> | null

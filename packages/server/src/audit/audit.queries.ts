@@ -1,6 +1,6 @@
 import { type Selectable, sql } from 'kysely'
 import type { Db } from '../db/database.ts'
-import type { AuditLogTable } from '../db/tables/audit.table.ts'
+import type { AuditAction, AuditLogTable } from '../db/tables/audit.table.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
 
 /** An audit row. */
@@ -11,7 +11,7 @@ export interface AuditFilters {
   token_id?: string | undefined
   actor_id?: string | undefined
   resource_id?: string | undefined
-  action?: string | undefined
+  action?: AuditAction | undefined
   since?: string | undefined
   until?: string | undefined
 }

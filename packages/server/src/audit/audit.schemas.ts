@@ -1,12 +1,11 @@
 import Type from 'typebox'
+import { AUDIT_ACTIONS } from '../db/tables/audit.table.ts'
 import { Nullable, PagingQuery, Timestamp } from '../http/schemas.ts'
 
 /** One audit entry. */
 export const AuditRecord = Type.Object({
   id: Type.String(),
-  action: Type.String({
-    examples: ['api_key.created', 'api_key.rotated', 'token.revoked', 'task.created'],
-  }),
+  action: Type.Enum([...AUDIT_ACTIONS]),
   actor_id: Type.String({ description: 'The person or integration that acted.' }),
   token_id: Nullable(Type.String()),
   token_kind: Nullable(Type.String({ description: 'api_key, workspace_token or oauth.' })),
@@ -45,7 +44,9 @@ export const ListAuditQuery = Type.Object(
     token_id: Type.Optional(Type.String()),
     actor_id: Type.Optional(Type.String()),
     resource_id: Type.Optional(Type.String()),
-    action: Type.Optional(Type.String({ maxLength: 100 })),
+    action: Type.Optional(
+      Type.Enum([...AUDIT_ACTIONS], { description: 'Only entries of this action.' }),
+    ),
     since: Type.Optional(
       Type.String({ format: 'date-time', description: 'Entries at or after this time.' }),
     ),

@@ -3,6 +3,7 @@ import { isKnownScope, scopesBeyond } from '../access/scopes.ts'
 import { hashSecret, lastFour, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
 import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
+import type { AuditAction } from '../db/tables/audit.table.ts'
 import { notFound, ProblemError } from '../http/problem-catalogue.ts'
 import { newId } from '../lib/ids.ts'
 import { disableBoundEndpoints, moveBoundEndpoints } from '../webhooks/endpoint-binding.ts'
@@ -212,7 +213,7 @@ function requireScopesHeld(w: WriteContext, scopes: readonly string[], doing: st
 async function audit(
   trx: Db,
   actor: AuditActor,
-  action: string,
+  action: AuditAction,
   resourceId: string,
   resourceType: string,
   before: Record<string, unknown> | null,

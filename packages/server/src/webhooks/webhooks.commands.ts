@@ -1,4 +1,5 @@
 import { recordAudit } from '../audit/audit-writer.ts'
+import type { AuditAction } from '../db/tables/audit.table.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { newId } from '../lib/ids.ts'
 import { ruleBroken } from '../writes/business-rule.ts'
@@ -235,7 +236,7 @@ function restartedRun(now: Date) {
 
 async function audit(
   w: WriteContext,
-  action: string,
+  action: AuditAction,
   endpointId: string,
   before: Record<string, unknown> | null,
   after: Record<string, unknown> | null,

@@ -5,7 +5,7 @@ import type { Visibility } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
-import type { FieldChange } from '../db/tables/activity.table.ts'
+import type { ActivityVerb, FieldChange } from '../db/tables/activity.table.ts'
 import { newId } from '../lib/ids.ts'
 import { activitySearchText } from './activity-text.ts'
 
@@ -41,7 +41,7 @@ export interface WriteContext {
 /** What a command records about its change, beside the change itself. */
 export interface ChangeRecord {
   /** The activity verb; for the five event types also the outbox event's type. */
-  verb: string
+  verb: ActivityVerb
   subjectId: string
   subjectType: 'task' | 'comment' | 'okr' | 'canvas'
   projectId: string | null

@@ -7,11 +7,26 @@ export interface FieldChange {
   to: unknown
 }
 
+/** Every verb of the activity stream; `GET /v1/activity?verbs=` accepts exactly these. */
+export const ACTIVITY_VERBS = [
+  'project.created',
+  'task.created',
+  'task.completed',
+  'comment.created',
+  'canvas.created',
+  'canvas.updated',
+  'okr.created',
+  'okr.checkin',
+] as const
+
+/** One activity verb. */
+export type ActivityVerb = (typeof ACTIVITY_VERBS)[number]
+
 /** `activity`: the append-only stream of meaningful changes. */
 export interface ActivityTable {
   workspace_id: string
   id: string
-  verb: string
+  verb: ActivityVerb
   actor_id: string
   subject_id: string
   subject_type: string

@@ -1,5 +1,26 @@
 import type { ColumnType } from 'kysely'
+import { ACTIVITY_VERBS } from './activity.table.ts'
 import type { DefaultTimestamp } from './columns.ts'
+
+/** Every action the audit log records; `GET /v1/audit?action=` accepts exactly these. */
+export const AUDIT_ACTIONS = [
+  ...ACTIVITY_VERBS,
+  'api_key.created',
+  'api_key.rotated',
+  'token.revoked',
+  'oauth_grant.approved',
+  'oauth_grant.revoked',
+  'webhook.created',
+  'webhook.updated',
+  'webhook.disabled',
+  'webhook.deleted',
+  'webhook.secret_rotated',
+  'webhook.delivery_replayed',
+  'webhook.recovered',
+] as const
+
+/** One audited action. */
+export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
 /** `audit_log`: who changed what, with a diff; append-only. */
 export interface AuditLogTable {
@@ -9,7 +30,7 @@ export interface AuditLogTable {
   token_id: string | null
   token_kind: string | null
   client_id: string | null
-  action: string
+  action: AuditAction
   resource_id: string | null
   resource_type: string | null
   diff: ColumnType<Record<string, { from: unknown; to: unknown }>, string | undefined, never>
