@@ -114,6 +114,13 @@ test('bad URLs are refused with 422 at /url, and nothing is stored', async () =>
     'https://user:pw@example.com/',
     'ftp://example.com/',
     'not a url',
+    // IPv4-translated 169.254.169.254, Teredo, site-local; this app allows http loopback, but
+    // not on port 80, said or implied.
+    'https://[::ffff:0:a9fe:a9fe]/latest/meta-data/',
+    'https://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/',
+    'https://[fec0::1]/',
+    'http://127.0.0.1/hook',
+    'http://localhost:80/hook',
   ]) {
     const refused = await as('alice-key').post('/v1/webhooks', { url })
     assert.equal(refused.status, 422, `${url}: ${refused.body}`)

@@ -16,6 +16,32 @@ import {
 
 const UNIFORM = "The URL's destination is not allowed."
 const HTTPS = 'The URL must use https.'
+const PORT = 'The port must be 443, 8443, or 1024 and above.'
+
+// Addresses whose IPv6 spelling hides an internal destination: each embeds a refused IPv4
+// address (169.254.169.254, 127.0.0.1 or 10.0.0.1), or sits in a range refused whole.
+const HIDDEN_INTERNAL_V6 = [
+  '::ffff:0:a9fe:a9fe', // IPv4-translated 169.254.169.254
+  '::ffff:0:169.254.169.254',
+  '::ffff:0:7f00:1',
+  '::ffff:0:a00:1',
+  '::a9fe:a9fe', // IPv4-compatible
+  '::10.0.0.1',
+  '64:ff9b::a00:1', // NAT64
+  '64:ff9b::127.0.0.1',
+  '64:ff9b:1::808:808', // local-use NAT64: where the IPv4 address sits is the operator's choice
+  '2002:a00:1::1', // 6to4
+  '2002:7f00:1::',
+  '2001::1', // Teredo
+  '2001:0:4136:e378:8000:63bf:3fff:fdd2',
+  '2001:0:4136:e378:8000:63bf:80ff:fffe', // Teredo client 127.0.0.1, obfuscated
+  'fec0::1', // site-local
+  'fed0::a9fe:a9fe',
+  'feff:ffff::1',
+]
+
+// IPv4 spellings that are not dotted decimal; the URL parser turns them into 127.0.0.1.
+const ODD_LOOPBACK_V4 = ['2130706433', '0x7f000001', '0177.0.0.1', '0x7f.1', '127.1', '127.0.1']
 
 describe('checkEndpointUrl', () => {
   // [url, the reason it is refused]; every internal destination shares one reason on purpose.
@@ -50,6 +76,9 @@ describe('checkEndpointUrl', () => {
     ['https://172.16.5.4/', UNIFORM],
     ['https://192.168.1.1/', UNIFORM],
     ['https://[fe80::1]/', UNIFORM],
+    ...HIDDEN_INTERNAL_V6.map((address): [string, string] => [`https://[${address}]/`, UNIFORM]),
+    ...ODD_LOOPBACK_V4.map((host): [string, string] => [`https://${host}/`, UNIFORM]),
+    ['https://[::ffff:0:a9fe:a9fe]:8443/latest/meta-data/', UNIFORM],
     ['https://intranet/', UNIFORM],
     ['https://intranet./', UNIFORM],
     ['https://user:pass@example.com/', 'The URL must not contain a user name or password.'],
@@ -79,6 +108,39 @@ describe('checkEndpointUrl', () => {
     assert.equal(checkEndpointUrl('http://localhost:22/', { allowHttpLoopback: true }).ok, false)
   })
 
+  // The port rule holds for loopback too; a port left out is the scheme's (http 80, https 443).
+  const loopbackDefaultPort = [
+    'http://127.0.0.1/',
+    'http://127.0.0.1/hook',
+    'http://localhost/',
+    'http://localhost:80/',
+    'http://[::1]/',
+    'http://[::ffff:127.0.0.1]/',
+    'http://2130706433/',
+  ]
+  for (const url of loopbackDefaultPort) {
+    it(`refuses ${url} (port 80) even when http loopback is allowed`, () => {
+      assert.deepEqual(checkEndpointUrl(url, { allowHttpLoopback: true }), {
+        ok: false,
+        reason: PORT,
+      })
+    })
+  }
+
+  it('accepts loopback on the implied https port when http loopback is allowed', () => {
+    assert.deepEqual(checkEndpointUrl('https://localhost/', { allowHttpLoopback: true }), {
+      ok: true,
+      url: 'https://localhost/',
+    })
+  })
+
+  it('refuses the other spellings of internal addresses when http loopback is allowed', () => {
+    for (const address of HIDDEN_INTERNAL_V6) {
+      const url = `https://[${address}]:4000/`
+      assert.equal(checkEndpointUrl(url, { allowHttpLoopback: true }).ok, false, url)
+    }
+  })
+
   const accepted: [string, string][] = [
     ['https://example.com/hook', 'https://example.com/hook'],
     ['https://hooks.example.com:8443/x?y=1', 'https://hooks.example.com:8443/x?y=1'],
@@ -86,6 +148,10 @@ describe('checkEndpointUrl', () => {
     ['https://Example.COM:443/hook', 'https://example.com/hook'],
     ['https://example.com:1024/', 'https://example.com:1024/'],
     ['https://[2606:4700::1111]/', 'https://[2606:4700::1111]/'],
+    // Forms that embed a public IPv4 address are judged by it (DNS64 networks answer with these).
+    ['https://[64:ff9b::8.8.8.8]/', 'https://[64:ff9b::808:808]/'],
+    ['https://[2002:808:808::1]/', 'https://[2002:808:808::1]/'],
+    ['https://[::ffff:0:808:808]/', 'https://[::ffff:0:808:808]/'],
   ]
   for (const [url, normalised] of accepted) {
     it(`accepts ${url}`, () => {
@@ -142,12 +208,20 @@ describe('isBlockedAddress', () => {
     '::127.0.0.1',
     '::a9fe:a9fe',
     '64:ff9b::a9fe:a9fe',
-    '64:ff9b::808:808',
     '64:ff9b:1::1',
     '2002:a9fe:a9fe::',
-    '2002:808:808::1',
     '100::1',
     '2001:db8::1',
+    ...HIDDEN_INTERNAL_V6,
+    '2001:2::1', // benchmarking
+    '2001:20::1', // ORCHIDv2: not a network address at all
+    '3fff::1', // documentation
+    '4000::1', // outside 2000::/3, the only global unicast block
+    '5f00::1',
+    'e000::1',
+    ...ODD_LOOPBACK_V4, // the URL parser normalises these; anything else must not guess
+    '::ffff:0x7f.0.0.1',
+    '010.0.0.1',
     'fc00::1',
     'fd00:ec2::254',
     'fe80::1',
@@ -183,6 +257,12 @@ describe('isBlockedAddress', () => {
     '::ffff:808:808',
     '2001:db9::1',
     '64:ff9c::1',
+    '2001:200::1', // just past the IETF protocol block 2001::/23
+    '::ffff:0:808:808',
+    '64:ff9b::808:808',
+    '64:ff9b::8.8.8.8',
+    '2002:808:808::1',
+    '::8.8.8.8',
   ]
   for (const address of allowed) {
     it(`allows ${address}`, () => assert.equal(isBlockedAddress(address), false))
@@ -203,7 +283,22 @@ describe('isLoopbackAddress', () => {
       assert.equal(isLoopbackAddress(address), true, address)
   })
   it('does not call other addresses loopback', () => {
-    for (const address of ['10.0.0.1', '128.0.0.1', '::', '::2', '::ffff:8.8.8.8', 'localhost', ''])
+    for (const address of [
+      '10.0.0.1',
+      '128.0.0.1',
+      '::',
+      '::2',
+      '::ffff:8.8.8.8',
+      'localhost',
+      '',
+      '127.1',
+      '2130706433',
+      // Translated, NAT64 and 6to4 forms of 127.0.0.1 are not this host's loopback.
+      '::ffff:0:7f00:1',
+      '64:ff9b::7f00:1',
+      '2002:7f00:1::',
+      '::127.0.0.1',
+    ])
       assert.equal(isLoopbackAddress(address), false, address)
   })
 })
@@ -291,6 +386,48 @@ describe('createGuardedAgent at dial time', () => {
     await assertRefused(`http://[::1]:${port}/`, dispatcher)
     await assertRefused(`http://[::ffff:7f00:1]:${port}/`, dispatcher)
     assert.deepEqual(asked, [])
+  })
+
+  it('refuses names that resolve to IPv4-embedding, Teredo or site-local addresses', async () => {
+    for (const address of HIDDEN_INTERNAL_V6) {
+      const lookup = fakeLookup([v6(address)])
+      await assertRefused(`http://hidden.example:${port}/`, agent({ allowLoopback: false, lookup }))
+      await assertRefused(`http://hidden.example:${port}/`, agent({ allowLoopback: true, lookup }))
+    }
+  })
+
+  it('refuses those spellings as IP literals, which never reach the lookup', async () => {
+    for (const address of HIDDEN_INTERNAL_V6) {
+      const dispatcher = agent({
+        allowLoopback: true,
+        lookup: fakeLookup([]),
+        connectTimeoutMs: 500,
+      })
+      await assertRefused(`http://[${address}]:${port}/`, dispatcher)
+    }
+  })
+
+  it('refuses odd IPv4 spellings of loopback, which the URL parser turns into 127.0.0.1', async () => {
+    const asked: string[] = []
+    const dispatcher = agent({ allowLoopback: false, lookup: fakeLookup([], asked) })
+    for (const host of ODD_LOOPBACK_V4) await assertRefused(`http://${host}:${port}/`, dispatcher)
+    assert.deepEqual(asked, [])
+  })
+
+  it('refuses a resolver answer that is not a plain IP address', async () => {
+    for (const address of ['127.1', '2130706433', '0x7f000001']) {
+      const lookup = fakeLookup([v4(address)])
+      await assertRefused(`http://odd.example:${port}/`, agent({ allowLoopback: false, lookup }))
+    }
+  })
+
+  it('applies the port rule to loopback when the port is the scheme default', async () => {
+    const lookup = fakeLookup([v4('127.0.0.1')])
+    const dispatcher = agent({ allowLoopback: true, lookup, connectTimeoutMs: 500 })
+    await assertRefused('http://dev.example/', dispatcher)
+    await assertRefused('http://127.0.0.1/', dispatcher)
+    await assertRefused('http://[::1]/', dispatcher)
+    await assertRefused('http://dev.example:22/', dispatcher)
   })
 
   it('allowing loopback does not open the other internal ranges', async () => {
