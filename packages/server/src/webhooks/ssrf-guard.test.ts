@@ -6,13 +6,8 @@ import type { AddressInfo } from 'node:net'
 import { getDefaultAutoSelectFamily, setDefaultAutoSelectFamily } from 'node:net'
 import { after, before, describe, it } from 'node:test'
 import { type Agent, request } from 'undici'
-import {
-  checkEndpointUrl,
-  createGuardedAgent,
-  DestinationNotAllowedError,
-  isBlockedAddress,
-  isLoopbackAddress,
-} from './ssrf-guard.ts'
+import { isBlockedAddress, isLoopbackAddress } from './internal-address.ts'
+import { checkEndpointUrl, createGuardedAgent, DestinationNotAllowedError } from './ssrf-guard.ts'
 
 const UNIFORM = "The URL's destination is not allowed."
 const HTTPS = 'The URL must use https.'
@@ -27,6 +22,7 @@ const HIDDEN_INTERNAL_V6 = [
   '::ffff:0:a00:1',
   '::a9fe:a9fe', // IPv4-compatible
   '::10.0.0.1',
+  '::127.0.0.1', // not loopback: ipaddr.js alone would read it as ::ffff:127.0.0.1
   '64:ff9b::a00:1', // NAT64
   '64:ff9b::127.0.0.1',
   '64:ff9b:1::808:808', // local-use NAT64: where the IPv4 address sits is the operator's choice
@@ -218,6 +214,7 @@ describe('isBlockedAddress', () => {
     '3fff::1', // documentation
     '4000::1', // outside 2000::/3, the only global unicast block
     '5f00::1',
+    '64:ff9c::1', // just past NAT64's prefix, and so outside 2000::/3
     'e000::1',
     ...ODD_LOOPBACK_V4, // the URL parser normalises these; anything else must not guess
     '::ffff:0x7f.0.0.1',
@@ -256,7 +253,6 @@ describe('isBlockedAddress', () => {
     '::ffff:8.8.8.8',
     '::ffff:808:808',
     '2001:db9::1',
-    '64:ff9c::1',
     '2001:200::1', // just past the IETF protocol block 2001::/23
     '::ffff:0:808:808',
     '64:ff9b::808:808',
