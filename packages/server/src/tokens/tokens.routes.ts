@@ -7,7 +7,7 @@ import { IdParams, Page } from '../http/schemas.ts'
 import { httpWrite } from '../writes/http-write.ts'
 import { IdempotencyHeaders } from '../writes/write-schemas.ts'
 import { createApiKey, revokeToken, rotateApiKey } from './tokens.commands.ts'
-import { presentToken, tokenStatus } from './tokens.present.ts'
+import { presentToken } from './tokens.present.ts'
 import { listTokens } from './tokens.queries.ts'
 import {
   CreateApiKeyBody,
