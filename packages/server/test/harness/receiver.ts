@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net'
 
 /** One request as the receiver got it: the raw bytes, exactly as they arrived. */
 export interface Received {
+  /** The path and query the request was sent to. */
+  url: string
   headers: IncomingHttpHeaders
   raw: Buffer
   // biome-ignore lint/suspicious/noExplicitAny: receivers read arbitrary JSON
@@ -55,7 +57,13 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
       } catch {
         json = undefined
       }
-      const received = { headers: request.headers, raw, json, at: Date.now() }
+      const received = {
+        url: request.url ?? '',
+        headers: request.headers,
+        raw,
+        json,
+        at: Date.now(),
+      }
       receiver.received.push(received)
       ;(queue.shift() ?? receiver.fallback)(received, response)
     })
