@@ -16,7 +16,7 @@ import {
 import { type ListeningTestApp, startListeningTestApp } from './harness/oauth-flow.ts'
 import { client } from './harness/test-app.ts'
 
-// The security checklist of shared/research/oauth.md §6, item by item.
+// The security checklist of an OAuth server with PKCE (docs/oauth.md), item by item.
 
 const PASSWORD = 'correct horse battery staple'
 const NATIVE_URI = 'http://127.0.0.1:9999/callback'

@@ -42,7 +42,7 @@ test('another workspace is invisible', async () => {
   assert.ok(reply.json.data.every((p: { id: string }) => Object.values(other.ids).includes(p.id)))
 })
 
-test('a project record has the contract fields and only visible people', async () => {
+test('a project record has the documented fields and only visible people', async () => {
   const reply = await client(t.app, tokenOf(ws, 'gus-key')).get('/v1/projects')
   const [project] = reply.json.data
   assert.deepEqual(Object.keys(project).sort(), [

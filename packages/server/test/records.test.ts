@@ -74,7 +74,7 @@ test('a filter naming a hidden project or person is the same 404 as one naming n
   }
 })
 
-test('records have the contract fields; links never name what the caller cannot see', async () => {
+test('records have the documented fields; links never name what the caller cannot see', async () => {
   const task = (await as('alice-key').get(`/v1/resources/${ws.ids['t-secret']}`)).json
   assert.deepEqual(Object.keys(task).sort(), [
     'api_url',

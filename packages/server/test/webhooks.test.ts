@@ -139,7 +139,7 @@ test('bad URLs are refused with 422 at /url, and nothing is stored', async () =>
   assert.equal(live.length, 0)
 })
 
-test('a delivery is signed over its raw bytes, with every header of the contract', async () => {
+test('a delivery is signed over its raw bytes, with every documented header', async () => {
   const endpoint = await register()
   const task = await createTask('alice-key', { title: 'Émoji 🚀 naïve 漢字' })
   await deliverAll()

@@ -93,7 +93,7 @@ export function visibilityFor(principal: Principal): Visibility {
   const memberRow = (alias: string, sharedWith: (alias: string) => RawBuilder<SqlBool>) =>
     sql<SqlBool>`(${sql.ref(`${alias}.workspace_id`)} = ${ws} and (${sql.ref(`${alias}.ws_visible`)} or ${sharedWith(alias)}))`
   // Guests and integrations get SQL without the ws_visible branch, so their plans are driven by
-  // the ACL index instead of scanning everything the workspace can see (authz.md §2.4).
+  // the ACL index instead of scanning everything the workspace can see.
   const guestRow = (alias: string) =>
     sql<SqlBool>`(${sql.ref(`${alias}.workspace_id`)} = ${ws} and ${shared(alias)})`
   // `acl &&` stays beside the typed test: where the planner walks an index instead, it rejects

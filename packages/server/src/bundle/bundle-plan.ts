@@ -12,7 +12,7 @@ import { parentsFirst } from './parent-chains.ts'
 
 type Rows<T extends keyof Database> = Insertable<Database[T]>[]
 
-/** The secrets an import created, shown once (contract §13, `--json`). */
+/** The secrets an import created, shown once (docs/bundles.md, `--json`). */
 export interface ImportSecrets {
   api_keys: Record<string, { id: string; token: string }>
   workspace_tokens: Record<string, { id: string; token: string }>

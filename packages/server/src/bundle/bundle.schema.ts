@@ -1,7 +1,7 @@
 import Type, { type Static } from 'typebox'
 
 /*
- * The `workgraph.bundle/v1` format (contract §13). Every object has a `key`, unique in the bundle,
+ * The `workgraph.bundle/v1` format (docs/bundles.md). Every object has a `key`, unique in the bundle,
  * and refers to others by key. Unknown fields are errors, so a typo never passes silently.
  */
 

@@ -6,7 +6,7 @@ import { type IdMaker, type ImportSecrets, planImport } from './bundle-plan.ts'
 import type { Problem } from './schema-problems.ts'
 import { validateBundle } from './validate-bundle.ts'
 
-/** What a successful import reports (contract §13, `workgraph import --json`). */
+/** What a successful import reports (docs/bundles.md, `workgraph import --json`). */
 export interface ImportResult extends ImportSecrets {
   workspace_id: string
   ids: Record<string, string>

@@ -1,5 +1,5 @@
 /**
- * Every error code the API returns, with its HTTP status and title (contract §2). docs/errors.md
+ * Every error code the API returns, with its HTTP status and title (docs/errors.md). docs/errors.md
  * documents exactly these; a test holds the two together.
  */
 export const PROBLEMS = {

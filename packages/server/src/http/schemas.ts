@@ -17,7 +17,7 @@ export const IdParams = Type.Object({
   id: Type.String({ description: 'A resource id, such as tsk_…' }),
 })
 
-/** `limit` and `cursor` of every list (contract §3). */
+/** `limit` and `cursor` of every list (docs/api.md, "Paging"). */
 export const PagingQuery = {
   limit: Type.Optional(
     Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Items per page (1–100).' }),
@@ -36,7 +36,7 @@ export const Page = <T extends TSchema>(item: T) =>
     ),
   })
 
-/** Fields every resource record carries (contract §6). */
+/** Fields every resource record carries (docs/api.md, "Records"). */
 export const RecordBase = {
   id: Type.String(),
   url: Type.String({ description: "The resource's page in the product." }),

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 
-/** Type prefixes of every identifier the service hands out (contract §1). */
+/** Type prefixes of every identifier the service hands out (docs/api.md, "Records"). */
 export const ID_PREFIX = {
   workspace: 'wsp',
   person: 'usr',

@@ -6,7 +6,7 @@ export interface ResourceUrls {
   api_url: string
 }
 
-/** Builds `url` and `api_url` of resources (contract §1). */
+/** Builds `url` and `api_url` of resources (docs/api.md, "Records"). */
 export class UrlBuilder {
   readonly #config: Pick<Config, 'appUrl' | 'publicUrl'>
 

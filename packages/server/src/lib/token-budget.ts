@@ -1,6 +1,6 @@
 import { countTokens as count } from 'gpt-tokenizer/encoding/o200k_base'
 
-/** The tokenizer that every `max_tokens` is measured with (contract §8). */
+/** The tokenizer that every `max_tokens` is measured with (docs/api.md, "Token budgets"). */
 export const ENCODING = 'o200k_base'
 
 // User text may contain strings such as "<|endoftext|>": count them as the text they are.
@@ -36,7 +36,7 @@ export function cutToTokens(text: string, maxTokens: number): { text: string; cu
   return { text: `${kept.trimEnd()}${ELLIPSIS}`, cut: true }
 }
 
-/** What a budgeted response reports (contract §8). */
+/** What a budgeted response reports (docs/api.md, "Token budgets"). */
 export interface BudgetReport {
   max_tokens: number
   used_tokens: number

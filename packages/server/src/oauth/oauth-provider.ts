@@ -33,8 +33,7 @@ const DAY = 24 * 60 * 60
 
 /**
  * Builds the oidc-provider instance. Every setting that differs from the library's defaults is
- * here with its reason; the research memo (shared/research/oauth.md §4, §7) lists the pitfalls
- * these avoid.
+ * here with its reason; docs/oauth.md, "What the server supports", says what each guards against.
  */
 export function createOAuthProvider(options: OAuthProviderOptions): Provider {
   const { db, issuer } = options
@@ -151,7 +150,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
 }
 
 /**
- * Token values carry the contract's prefixes (`wg_at_`, `wg_rt_`) so secret scanners can find
+ * Token values carry the documented prefixes (`wg_at_`, `wg_rt_`, docs/api.md) so secret scanners can find
  * leaked ones, grants get ids like every other id here, and client secrets are compared by hash
  * because only the hash is stored. These four methods are the library's seams for that.
  */

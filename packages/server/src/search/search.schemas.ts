@@ -7,7 +7,7 @@ export const SEARCH_TYPES = ['project', 'canvas', 'task', 'okr', 'comment', 'act
 /** A searchable kind. */
 export type SearchType = (typeof SEARCH_TYPES)[number]
 
-/** `POST /v1/search` (contract §7). */
+/** `POST /v1/search` (docs/api.md, "Search"). */
 export const SearchBody = Type.Object(
   {
     query: Type.String({
@@ -51,14 +51,14 @@ export const Citation = Type.Object({
   }),
 })
 
-/** A budget report (contract §8). */
+/** A budget report (docs/api.md, "Search"). */
 export const Budget = Type.Object({
   max_tokens: Type.Integer(),
   used_tokens: Type.Integer({ description: 'Tokens of this whole response body.' }),
   encoding: Type.Literal('o200k_base'),
 })
 
-/** One search hit (contract §8). */
+/** One search hit (docs/api.md, "Search"). */
 export const SearchHit = Type.Object({
   id: Type.String(),
   type: Type.Enum([...SEARCH_TYPES]),

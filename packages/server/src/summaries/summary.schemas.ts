@@ -24,7 +24,7 @@ export const SummaryLink = Type.Object({
   url: Type.String(),
 })
 
-/** `GET /v1/resources/:id/summary` (contract §8). */
+/** `GET /v1/resources/:id/summary` (docs/api.md, "Summaries"). */
 export const SummaryResponse = Type.Object({
   id: Type.String(),
   type: Type.String(),

@@ -1,7 +1,7 @@
 /*
- * When a failed delivery is tried again (contract §10, research/webhooks.md §2.3): ten attempts
- * over about three days, each delay jittered by ±20 % so that a receiver coming back from an
- * outage is not hit by every retry at the same second.
+ * When a failed delivery is tried again (docs/webhooks.md, "Retries, disabling and the log"):
+ * ten attempts over about three days, each delay jittered by ±20 % so that a receiver coming
+ * back from an outage is not hit by every retry at the same second.
  */
 
 /** Attempts per run of a delivery: the first one and nine retries. */

@@ -4,7 +4,7 @@ const SECRET_PREFIX = 'whsec_'
 
 /**
  * A new signing secret: `whsec_` and 32 random bytes in standard base64. The service's own
- * signature keys HMAC with the UTF-8 bytes of the whole string (contract §10); the Standard
+ * signature keys HMAC with the UTF-8 bytes of the whole string (docs/webhooks.md); the Standard
  * Webhooks signature keys it with the decoded bytes, as that specification's verifiers expect.
  */
 export function newWebhookSecret(): string {

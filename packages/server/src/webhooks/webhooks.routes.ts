@@ -63,7 +63,7 @@ async function ownDelivery(db: Db, endpoint: EndpointRow, id: string): Promise<D
 }
 
 /**
- * Webhook endpoints (contract §10, scope `webhook:manage`). Each endpoint belongs to the person or
+ * Webhook endpoints (docs/webhooks.md, scope `webhook:manage`). Each endpoint belongs to the person or
  * integration that created it and is seen only by them; everything it receives is filtered by
  * that owner's access at delivery time.
  */

@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
 
-/** The canvas record (contract §6): metadata only, no canvas body in v1. */
+/** The canvas record (docs/api.md, "Records"): metadata only, no canvas body in v1. */
 export const CanvasRecord = Type.Object({
   ...RecordBase,
   type: Type.Literal('canvas'),

@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
 
-/** The comment record (contract §6). */
+/** The comment record (docs/api.md, "Records"). */
 export const CommentRecord = Type.Object({
   ...RecordBase,
   type: Type.Literal('comment'),
@@ -14,7 +14,7 @@ export const CommentRecord = Type.Object({
 /** Paging of `GET /v1/resources/:id/comments`. */
 export const ListCommentsQuery = Type.Object({ ...PagingQuery }, { additionalProperties: false })
 
-/** The body of `POST /v1/comments` (contract §7). */
+/** The body of `POST /v1/comments` (docs/api.md, "Writes"). */
 export const CreateCommentBody = Type.Object(
   {
     resource_id: Type.String({

@@ -14,7 +14,7 @@ export const KeyResultRecord = Type.Object({
   progress: Type.Number({ minimum: 0, maximum: 1 }),
 })
 
-/** The check-in record (contract §6). */
+/** The check-in record (docs/api.md, "Records"). */
 export const CheckinRecord = Type.Object({
   ...RecordBase,
   type: Type.Literal('checkin'),
@@ -26,7 +26,7 @@ export const CheckinRecord = Type.Object({
   author_id: Nullable(Type.String()),
 })
 
-/** The body of `POST /v1/okr/checkins` (contract §7). */
+/** The body of `POST /v1/okr/checkins` (docs/api.md, "Writes"). */
 export const CreateCheckinBody = Type.Object(
   {
     key_result_id: Type.String({ maxLength: 100 }),

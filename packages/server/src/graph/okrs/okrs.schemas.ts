@@ -12,7 +12,7 @@ export const KeyResultItem = Type.Object({
   progress: Type.Number({ minimum: 0, maximum: 1 }),
 })
 
-/** The OKR (objective) record (contract §6). */
+/** The OKR (objective) record (docs/api.md, "Records"). */
 export const OkrRecord = Type.Object({
   ...RecordBase,
   type: Type.Literal('okr'),

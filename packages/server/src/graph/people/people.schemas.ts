@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
 
-/** The person record (contract §6). */
+/** The person record (docs/api.md, "Records"). */
 export const PersonRecord = Type.Object({
   ...RecordBase,
   type: Type.Literal('person'),
@@ -13,7 +13,7 @@ export const PersonRecord = Type.Object({
   teams: Type.Array(Type.String(), { description: 'Teams of the person that the caller can see.' }),
 })
 
-/** The team record (contract §6). */
+/** The team record (docs/api.md, "Records"). */
 export const TeamRecord = Type.Object({
   ...RecordBase,
   type: Type.Literal('team'),

@@ -4,7 +4,7 @@ import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
 /** Project statuses. */
 const PROJECT_STATUSES = ['planned', 'active', 'paused', 'completed', 'archived'] as const
 
-/** The project record (contract §6). */
+/** The project record (docs/api.md, "Records"). */
 export const ProjectRecord = Type.Object({
   ...RecordBase,
   type: Type.Literal('project'),

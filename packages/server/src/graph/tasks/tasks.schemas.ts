@@ -4,7 +4,7 @@ import { DateOnly, Nullable, PagingQuery, RecordBase, Timestamp } from '../../ht
 /** Task statuses. */
 const TASK_STATUSES = ['todo', 'in_progress', 'blocked', 'done'] as const
 
-/** The task record (contract §6). Link fields are null when they name something hidden. */
+/** The task record (docs/api.md, "Records"). Link fields are null when they name something hidden. */
 export const TaskRecord = Type.Object({
   ...RecordBase,
   type: Type.Literal('task'),
@@ -50,7 +50,7 @@ export const ListTasksQuery = Type.Object(
 const Reference = (description: string) =>
   Type.Optional(Nullable(Type.String({ maxLength: 100, description })))
 
-/** The body of `POST /v1/tasks` (contract §7). */
+/** The body of `POST /v1/tasks` (docs/api.md, "Writes"). */
 export const CreateTaskBody = Type.Object(
   {
     title: Type.String({ minLength: 1, maxLength: 500 }),

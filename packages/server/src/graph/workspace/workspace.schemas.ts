@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { RecordBase } from '../../http/schemas.ts'
 
-/** The workspace record (contract §6). */
+/** The workspace record (docs/api.md, "Records"). */
 export const WorkspaceRecord = Type.Object({
   ...RecordBase,
   type: Type.Literal('workspace'),
