@@ -5,7 +5,7 @@ import type { ImportResult } from '../src/bundle/import-bundle.ts'
 import { createOAuthClient } from '../src/oauth/oauth-clients.ts'
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts'
 import { ALL_READ_SCOPES, importOk, smallBundle, tokenOf } from './harness/bundles.ts'
-import { authorize, exchangeCode } from './harness/oauth-client-requests.ts'
+import { appTokens } from './harness/oauth-client-requests.ts'
 import { type ListeningTestApp, startListeningTestApp } from './harness/oauth-flow.ts'
 import { PROPERTY_RUNS, PROPERTY_SETTINGS } from './harness/property-settings.ts'
 import { type Receiver, startReceiver } from './harness/receiver.ts'
@@ -176,23 +176,11 @@ function key(json: { id: string; token: string }, grants: string[]): Credential 
 
 // A new grant of the app for alice, with its access token.
 async function appGrant(): Promise<Credential> {
-  const authorized = await authorize(t.origin, {
-    clientId: web.id,
+  const { tokens } = await appTokens(t.origin, web, {
     redirectUri: WEB_URI,
     scope: SCOPES.join(' '),
     user: { email: 'alice@example.test', password: PASSWORD },
   })
-  assert.ok(authorized.code, authorized.outcome.page.body)
-  const exchanged = await exchangeCode(
-    t.origin,
-    {
-      clientId: web.id,
-      redirectUri: WEB_URI,
-      code: authorized.code,
-      verifier: authorized.verifier,
-    },
-    web,
-  )
   const grant = await t.db.db
     .selectFrom('oauth_artifacts')
     .select('grant_id')
@@ -202,7 +190,7 @@ async function appGrant(): Promise<Credential> {
   return {
     kind: 'grant',
     id: grant.grant_id as string,
-    token: exchanged.json.access_token,
+    token: tokens.access_token,
     revoked: false,
     expired: false,
     grants: [],

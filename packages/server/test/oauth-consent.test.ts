@@ -5,7 +5,7 @@ import type { ImportResult } from '../src/bundle/import-bundle.ts'
 import { createOAuthClient } from '../src/oauth/oauth-clients.ts'
 import { Browser, formOn } from './harness/browser.ts'
 import { importOk, smallBundle, tokenOf } from './harness/bundles.ts'
-import { authorize, exchangeCode } from './harness/oauth-client-requests.ts'
+import { appTokens, authorize, exchangeCode, refresh } from './harness/oauth-client-requests.ts'
 import { type ListeningTestApp, startListeningTestApp } from './harness/oauth-flow.ts'
 import { allPages, client } from './harness/test-app.ts'
 
@@ -59,27 +59,13 @@ before(async () => {
 })
 after(() => t.close())
 
-async function webTokens(browser: Browser, scope: string, workspace = 'Test workspace') {
-  const authorized = await authorize(t.origin, {
-    clientId: web.id,
+function webTokens(browser: Browser, scope: string, workspace = 'Test workspace') {
+  return appTokens(t.origin, web, {
     redirectUri: WEB_URI,
     scope,
     user: { ...alice, workspace },
     browser,
   })
-  assert.ok(authorized.code, authorized.outcome.page.body)
-  const reply = await exchangeCode(
-    t.origin,
-    {
-      clientId: web.id,
-      redirectUri: WEB_URI,
-      code: authorized.code,
-      verifier: authorized.verifier,
-    },
-    web,
-  )
-  assert.equal(reply.status, 200)
-  return { tokens: reply.json, pagesSeen: authorized.outcome.pagesSeen }
 }
 
 test('one email in two workspaces chooses the workspace; the token acts in the one chosen', async () => {
@@ -160,17 +146,7 @@ test('people list and revoke their apps; revoking ends every token at once and a
 })
 
 function exchangeRefresh(refreshToken: string) {
-  return fetch(`${t.origin}/oauth/token`, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/x-www-form-urlencoded',
-      authorization: `Basic ${Buffer.from(`${web.id}:${web.secret}`).toString('base64')}`,
-    },
-    body: new URLSearchParams({ grant_type: 'refresh_token', refresh_token: refreshToken }),
-  }).then(async (response) => ({
-    status: response.status,
-    json: (await response.json()) as { error?: string },
-  }))
+  return refresh(t.origin, web.id, refreshToken, web)
 }
 
 test("writes through an app are audited with the app's client id and grant", async () => {

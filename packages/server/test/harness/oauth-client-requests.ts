@@ -1,3 +1,4 @@
+import assert from 'node:assert/strict'
 import { createHash, randomBytes } from 'node:crypto'
 import { Browser } from './browser.ts'
 import { type FlowOutcome, runBrowserFlow, type UserAnswers } from './oauth-flow.ts'
@@ -110,15 +111,38 @@ export function exchangeCode(
   return postForm(origin, '/oauth/token', form, basic)
 }
 
-/** Refreshes at the token endpoint as a public client. */
+/** Refreshes at the token endpoint as a public client, or as a confidential one with `basic`. */
 export function refresh(
   origin: string,
   clientId: string,
   refreshToken: string,
+  basic?: { id: string; secret: string },
 ): Promise<TokenReply> {
-  return postForm(origin, '/oauth/token', {
-    grant_type: 'refresh_token',
-    refresh_token: refreshToken,
-    client_id: clientId,
-  })
+  const form = { grant_type: 'refresh_token', refresh_token: refreshToken }
+  return postForm(origin, '/oauth/token', basic ? form : { ...form, client_id: clientId }, basic)
+}
+
+/**
+ * A confidential app's tokens for a user: the whole authorization (sign-in and consent in a new or
+ * given browser) and the code exchange. Fails the test if either does not succeed.
+ */
+export async function appTokens(
+  origin: string,
+  app: { id: string; secret: string },
+  input: { redirectUri: string; scope: string; user: UserAnswers; browser?: Browser },
+): Promise<{ tokens: TokenReply['json']; pagesSeen: string[] }> {
+  const authorized = await authorize(origin, { clientId: app.id, ...input })
+  assert.ok(authorized.code, authorized.outcome.page.body)
+  const reply = await exchangeCode(
+    origin,
+    {
+      clientId: app.id,
+      redirectUri: input.redirectUri,
+      code: authorized.code,
+      verifier: authorized.verifier,
+    },
+    app,
+  )
+  assert.equal(reply.status, 200)
+  return { tokens: reply.json, pagesSeen: authorized.outcome.pagesSeen }
 }
