@@ -2,10 +2,10 @@ import { type RawBuilder, sql } from 'kysely'
 import type { Db } from '../db/database.ts'
 
 /*
- * The write side of the visibility rules (docs/permissions.md): compiles each resource's source rows into
- * its resource-index row (who may open it, its own searchable text). Every statement derives the
- * row from the source tables alone, so the index is a pure function of them: syncing twice
- * changes nothing, and a test can resync a whole workspace and expect no difference.
+ * The write side of the visibility rules (docs/permissions.md): compiles each resource's source
+ * rows into its resource-index row (who may open it, its own searchable text). Every statement
+ * derives the row from the source tables alone, so the index is a pure function of them: syncing
+ * twice changes nothing, and a test can resync a whole workspace and expect no difference.
  *
  *   project            ws_visible = visibility is 'workspace'      acl = {project}
  *   canvas, project    the project's rule (no project: ws_visible)  acl = {project}

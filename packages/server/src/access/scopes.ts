@@ -1,4 +1,7 @@
-/** Canonical scopes and what each allows (docs/api.md, "Scopes"); the consent page shows these texts. */
+/**
+ * Canonical scopes and what each allows (docs/api.md, "Scopes"); the consent page shows these
+ * texts.
+ */
 export const SCOPES = {
   'workspace:read': 'Read the workspace record',
   'people:read': 'Read the people and teams you can see',

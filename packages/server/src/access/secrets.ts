@@ -1,7 +1,10 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { crc32 } from 'node:zlib'
 
-/** Prefixes of the secrets the service issues, recognisable by secret scanners (docs/api.md, "Authentication"). */
+/**
+ * Prefixes of the secrets the service issues, recognisable by secret scanners (docs/api.md,
+ * "Authentication").
+ */
 export const SECRET_PREFIX = {
   apiKey: 'wg_key_',
   workspaceToken: 'wg_wst_',

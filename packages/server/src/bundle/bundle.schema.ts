@@ -1,8 +1,8 @@
 import Type, { type Static } from 'typebox'
 
 /*
- * The `workgraph.bundle/v1` format (docs/bundles.md). Every object has a `key`, unique in the bundle,
- * and refers to others by key. Unknown fields are errors, so a typo never passes silently.
+ * The `workgraph.bundle/v1` format (docs/bundles.md). Every object has a `key`, unique in the
+ * bundle, and refers to others by key. Unknown fields are errors, so a typo never passes silently.
  */
 
 const Key = Type.String({ minLength: 1, maxLength: 200, pattern: '^[A-Za-z0-9_.:-]+$' })

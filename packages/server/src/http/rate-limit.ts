@@ -21,9 +21,9 @@ export interface RateLimitDeps {
 }
 
 /**
- * Limits requests per token and minute (docs/api.md, "Rate limits"): reads and writes have separate budgets.
- * Runs after authentication, so it counts tokens, not guesses; every authenticated response
- * carries `RateLimit-*` headers, and a request over the limit gets 429 with `Retry-After`
+ * Limits requests per token and minute (docs/api.md, "Rate limits"): reads and writes have separate
+ * budgets. Runs after authentication, so it counts tokens, not guesses; every authenticated
+ * response carries `RateLimit-*` headers, and a request over the limit gets 429 with `Retry-After`
  * (it still counts: a client that ignores 429 does not get through sooner).
  */
 export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): void {

@@ -221,7 +221,8 @@ export function interactionRoutes(input: InteractionDeps) {
         : undefined
     }
 
-    // Ends the sign-in step as a person whose password was just verified, if the app may serve them.
+    // Ends the sign-in step as a person whose password was just verified, if the app may serve
+    // them.
     async function signIn(
       request: FastifyRequest,
       reply: FastifyReply,

@@ -150,9 +150,9 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
 }
 
 /**
- * Token values carry the documented prefixes (`wg_at_`, `wg_rt_`, docs/api.md) so secret scanners can find
- * leaked ones, grants get ids like every other id here, and client secrets are compared by hash
- * because only the hash is stored. These four methods are the library's seams for that.
+ * Token values carry the documented prefixes (`wg_at_`, `wg_rt_`, docs/api.md) so secret scanners
+ * can find leaked ones, grants get ids like every other id here, and client secrets are compared by
+ * hash because only the hash is stored. These four methods are the library's seams for that.
  */
 function useOurSecretFormats(provider: Provider): void {
   type TokenModel = { prototype: { generateTokenId(): string } }

@@ -32,9 +32,9 @@ export interface DeliveryRequest {
 const WEBHOOK_USER_AGENT = 'Workgraph-Webhooks/1 (+https://github.com/workgraph/workgraph)'
 
 /**
- * Serializes and signs one attempt (docs/webhooks.md). The body is built anew for every attempt, since
- * `delivery.attempt` and `delivery.sent_at` are inside it, and signed with the secrets valid at
- * send time, so a retry queued before a rotation is signed with the new secret.
+ * Serializes and signs one attempt (docs/webhooks.md). The body is built anew for every attempt,
+ * since `delivery.attempt` and `delivery.sent_at` are inside it, and signed with the secrets valid
+ * at send time, so a retry queued before a rotation is signed with the new secret.
  */
 export function buildDeliveryRequest(input: AttemptInput): DeliveryRequest {
   const { event } = input

@@ -40,7 +40,10 @@ function isRefusedV6(ip: ipaddr.IPv6): boolean {
   return !ip.match(GLOBAL_UNICAST_V6) || special(ip)
 }
 
-/** Whether an IP address (v4 or v6 text, as from dns.lookup or URL hostname, brackets allowed) is in a blocked range. */
+/**
+ * Whether an IP address (v4 or v6 text, as from dns.lookup or URL hostname, brackets allowed) is in
+ * a blocked range.
+ */
 export function isBlockedAddress(address: string): boolean {
   const ip = parseAddress(address)
   if (!ip) return true // fail closed: what we cannot read we cannot vouch for

@@ -63,8 +63,8 @@ async function ownDelivery(db: Db, endpoint: EndpointRow, id: string): Promise<D
 }
 
 /**
- * Webhook endpoints (docs/webhooks.md, scope `webhook:manage`). Each endpoint belongs to the person or
- * integration that created it and is seen only by them; everything it receives is filtered by
+ * Webhook endpoints (docs/webhooks.md, scope `webhook:manage`). Each endpoint belongs to the person
+ * or integration that created it and is seen only by them; everything it receives is filtered by
  * that owner's access at delivery time.
  */
 export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {

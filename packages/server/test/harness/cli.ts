@@ -44,7 +44,10 @@ export interface CliProcess {
   output(): string
   /** Waits for a line of output; on timeout the process is killed and the wait fails. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
-  /** Waits for the exit code; a process still running after `timeoutMs` is killed and fails the wait. */
+  /**
+   * Waits for the exit code; a process still running after `timeoutMs` is killed and fails the
+   * wait.
+   */
   exit(timeoutMs?: number): Promise<number | null>
 }
 

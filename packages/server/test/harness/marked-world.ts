@@ -68,7 +68,9 @@ export function typeOfKey(world: World, key: string): string {
   return 'okr'
 }
 
-/** The readable types a list of read scopes grants (people:read covers people, teams, integrations). */
+/**
+ * The readable types a list of read scopes grants (people:read covers people, teams, integrations).
+ */
 export function typesOfScopes(scopes: readonly string[]): Set<string> {
   return new Set(
     scopes.map((scope) => (scope === 'people:read' ? 'person' : scope.replace(/:read$/, ''))),

@@ -1,8 +1,8 @@
 import type { Bundle } from '../../src/bundle/bundle.schema.ts'
 
 /*
- * The permission rules of docs/permissions.md, written plainly over a bundle's keys: no tokens, no ACL
- * arrays, no SQL. Property tests compare every API answer with this. Keep it boring: it is only
+ * The permission rules of docs/permissions.md, written plainly over a bundle's keys: no tokens, no
+ * ACL arrays, no SQL. Property tests compare every API answer with this. Keep it boring: it is only
  * useful if it is obviously right.
  */
 

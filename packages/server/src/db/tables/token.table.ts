@@ -10,7 +10,9 @@ export interface TokensTable {
   integration_id: string | null
   name: string
   scopes: string[]
-  /** OAuth grants the key ends with: it was made, directly or through other keys, with their tokens. */
+  /**
+   * OAuth grants the key ends with: it was made, directly or through other keys, with their tokens.
+   */
   grant_ids: ColumnType<string[], string[] | undefined, string[]>
   secret_hash: Buffer
   last4: string

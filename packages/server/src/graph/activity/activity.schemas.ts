@@ -2,7 +2,10 @@ import Type from 'typebox'
 import { ACTIVITY_VERBS } from '../../db/tables/activity.table.ts'
 import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
 
-/** The activity record (docs/api.md, "Records"). Titles come from the current subject, never a stored copy. */
+/**
+ * The activity record (docs/api.md, "Records"). Titles come from the current subject, never a
+ * stored copy.
+ */
 export const ActivityRecord = Type.Object({
   ...RecordBase,
   type: Type.Literal('activity'),

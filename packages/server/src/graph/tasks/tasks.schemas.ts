@@ -4,7 +4,9 @@ import { DateOnly, Nullable, PagingQuery, RecordBase, Timestamp } from '../../ht
 /** Task statuses. */
 const TASK_STATUSES = ['todo', 'in_progress', 'blocked', 'done'] as const
 
-/** The task record (docs/api.md, "Records"). Link fields are null when they name something hidden. */
+/**
+ * The task record (docs/api.md, "Records"). Link fields are null when they name something hidden.
+ */
 export const TaskRecord = Type.Object({
   ...RecordBase,
   type: Type.Literal('task'),
