@@ -71,9 +71,9 @@ export async function createEndpoint(
 }
 
 /**
- * Changes an endpoint's URL, events, description or status; re-enabling resets its health. An
- * endpoint disabled because its credential ended is bound, when re-enabled, to the credential
- * that re-enables it, with that credential's scopes.
+ * Changes an endpoint's URL, events, description or status; re-enabling resets its health and
+ * binds the endpoint to the credential that re-enables it, with that credential's scopes: the
+ * one it was bound to may have ended (that is one reason an endpoint is disabled).
  */
 export async function updateEndpoint(
   w: WriteContext,
@@ -87,7 +87,6 @@ export async function updateEndpoint(
 ): Promise<EndpointRow> {
   const enabling = input.status === 'active' && before.status === 'disabled'
   const disabling = input.status === 'disabled' && before.status === 'active'
-  const rebinding = enabling && before.disabled_reason === 'credential_revoked'
   const row = await w.trx
     .updateTable('webhook_endpoints')
     .set({
@@ -101,8 +100,6 @@ export async function updateEndpoint(
         disabled_reason: null,
         disabled_at: null,
         failing_since: null,
-      }),
-      ...(rebinding && {
         credential_id: w.caller.credential.id,
         owner_scopes: [...w.caller.credential.scopes],
       }),
