@@ -17,6 +17,7 @@ import { frameworkErrorHandler, installErrorHandling } from './http/error-handli
 import { installOpenApi } from './http/openapi.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { requestId } from './http/request-id.ts'
+import { installStorableTextRule } from './http/storable-text.hook.ts'
 import { defaultEmptyBody, validatorCompiler } from './http/validators.ts'
 import { oauthPlugin, resourceIdentifier } from './oauth/oauth.plugin.ts'
 import { oauthGrantRoutes } from './oauth/oauth-grants.routes.ts'
@@ -52,6 +53,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.setValidatorCompiler(validatorCompiler())
+  installStorableTextRule(app)
   app.addHook('preValidation', async (request) => defaultEmptyBody(request))
   // JSON only: any other body type is a 415 rather than a string that fails validation later.
   app.removeContentTypeParser(['text/plain'])

@@ -55,23 +55,25 @@ export function validationItems(errors: readonly AjvError[]): ProblemDetailItem[
   )
 }
 
-const PART_NAMES: Record<string, string> = {
-  body: 'body',
-  querystring: 'query string',
-  params: 'path',
-  headers: 'headers',
+const PART_DETAILS: Record<string, string> = {
+  body: 'The body is invalid.',
+  querystring: 'The query string is invalid.',
+  params: 'The path is invalid.',
+  headers: 'A header is invalid.',
+}
+
+/** The 422 for a part of the request (Fastify's name for it: body, querystring, params, headers). */
+export function invalidPart(part: string, errors: ProblemDetailItem[]): ProblemError {
+  return new ProblemError('validation_failed', PART_DETAILS[part] ?? 'The request is invalid.', {
+    errors,
+  })
 }
 
 /** Maps anything thrown during a request to a problem from the catalogue; nothing else escapes. */
 export function toProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error
   const e = error as Partial<FastifyError> & { validationContext?: string; validation?: AjvError[] }
-  if (e.validation) {
-    const part = PART_NAMES[e.validationContext ?? ''] ?? 'request'
-    return new ProblemError('validation_failed', `The ${part} is invalid.`, {
-      errors: validationItems(e.validation),
-    })
-  }
+  if (e.validation) return invalidPart(e.validationContext ?? '', validationItems(e.validation))
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ProblemError('payload_too_large', 'The request body is larger than the limit.')
