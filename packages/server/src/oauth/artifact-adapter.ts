@@ -3,6 +3,7 @@ import { type Adapter, type AdapterPayload, errors } from 'oidc-provider'
 import { hashSecret } from '../access/secrets.ts'
 import type { Db } from '../db/database.ts'
 import type { SecretBox } from '../lib/secret-box.ts'
+import { isStorableText, unstorableText } from '../lib/storable-text.ts'
 
 /**
  * oidc-provider's storage for one model (Grant, AuthorizationCode, AccessToken, RefreshToken,
@@ -23,6 +24,13 @@ export class ArtifactAdapter implements Adapter {
   }
 
   async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
+    // Authorization parameters (state, login_hint…) are stored as given; PostgreSQL's jsonb
+    // refuses \u0000 and unpaired surrogates, and the request is the client's mistake, not ours.
+    if (unstorableText(payload, 1).length > 0) {
+      throw new errors.InvalidRequest(
+        'parameters must not contain NUL characters or unpaired surrogates',
+      )
+    }
     const { jti: _id, ...stored } = payload as AdapterPayload & { sealedId?: string }
     if (this.#model === 'Session') stored.sealedId = this.#secrets.seal(id, SESSION_CONTEXT)
     const row = {
@@ -58,6 +66,7 @@ export class ArtifactAdapter implements Adapter {
   }
 
   async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+    if (!isStorableText(uid)) return undefined // no stored uid has one; PostgreSQL refuses NUL
     const row = await this.#live().where('uid', '=', uid).executeTakeFirst()
     const sealedId = row?.payload.sealedId
     if (!row || typeof sealedId !== 'string') return undefined
@@ -102,6 +111,7 @@ export class ArtifactAdapter implements Adapter {
   }
 
   async revokeByGrantId(grantId: string): Promise<void> {
+    if (!isStorableText(grantId)) return // no such grant
     await this.#db
       .deleteFrom('oauth_artifacts')
       .where('model', '=', this.#model)

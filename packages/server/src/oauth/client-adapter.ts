@@ -1,6 +1,7 @@
-import type { Adapter, AdapterPayload } from 'oidc-provider'
+import { type Adapter, type AdapterPayload, errors } from 'oidc-provider'
 import { hashSecret } from '../access/secrets.ts'
 import type { Db } from '../db/database.ts'
+import { isStorableText, unstorableText } from '../lib/storable-text.ts'
 
 // Metadata kept in columns of their own; everything else a client registered goes to `metadata`.
 const COLUMN_FIELDS = new Set([
@@ -27,6 +28,9 @@ export class ClientAdapter implements Adapter {
   }
 
   async find(id: string): Promise<AdapterPayload | undefined> {
+    // The provider hands over whatever a request said; no stored id has a NUL (PostgreSQL would
+    // refuse the comparison) or an unpaired surrogate.
+    if (!isStorableText(id)) return undefined
     const row = await this.#db
       .selectFrom('oauth_clients')
       .select([
@@ -56,6 +60,11 @@ export class ClientAdapter implements Adapter {
 
   /** Stores a client made by dynamic registration (the only way the provider creates one). */
   async upsert(id: string, payload: AdapterPayload): Promise<void> {
+    if (unstorableText(payload, 1).length > 0) {
+      throw new errors.InvalidClientMetadata(
+        'client metadata must not contain NUL characters or unpaired surrogates',
+      )
+    }
     const metadata = Object.fromEntries(
       Object.entries(payload).filter(([key]) => !COLUMN_FIELDS.has(key)),
     )

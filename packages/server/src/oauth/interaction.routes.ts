@@ -5,6 +5,7 @@ import type Provider from 'oidc-provider'
 import type { Interaction } from 'oidc-provider'
 import { isKnownScope } from '../access/scopes.ts'
 import type { AppDeps } from '../app-deps.ts'
+import { ProblemError } from '../http/problem-catalogue.ts'
 import type { OAuthKeys } from '../lib/derived-keys.ts'
 import { approveConsent } from './consent-grant.ts'
 import {
@@ -46,6 +47,20 @@ export function interactionRoutes(input: InteractionDeps) {
   const { deps, provider, keys } = input
   return async (app: FastifyInstance) => {
     await app.register(formBody, { bodyLimit: 16 * 1024 })
+    // These pages answer bad input with their own error page, not problem+json. The one rule on
+    // text (http/storable-text.hook.ts) is the only validation that runs here; anything else goes
+    // on to the app's error handler.
+    app.setErrorHandler((error, _request, reply) => {
+      if (!(error instanceof ProblemError) || error.code !== 'validation_failed') throw error
+      return html(
+        reply,
+        400,
+        renderErrorPage(
+          'invalid_request',
+          'The form or the address contains characters that are not allowed (NUL or unpaired surrogates).',
+        ),
+      )
+    })
 
     app.get(`${BASE}/:uid`, PAGE, async (request, reply) => {
       const interaction = await details(request, reply)
