@@ -14,9 +14,12 @@ import { workspaceRoutes } from './graph/workspace/workspace.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { installAuthentication } from './http/authentication.ts'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handling.ts'
+import { installHostHeaderCheck } from './http/host-header.hook.ts'
+import { clientErrorHandler, expectationFailed } from './http/http-layer-errors.ts'
 import { installOpenApi } from './http/openapi.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { requestId } from './http/request-id.ts'
+import { installSingleAuthorization } from './http/single-authorization.hook.ts'
 import { installStorableTextRule } from './http/storable-text.hook.ts'
 import { defaultEmptyBody, validatorCompiler } from './http/validators.ts'
 import { oauthPlugin, resourceIdentifier } from './oauth/oauth.plugin.ts'
@@ -48,10 +51,15 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     }),
     bodyLimit: deps.config.bodyLimitBytes,
     frameworkErrors: frameworkErrorHandler,
+    // Requests Node's parser refuses, answered in problem+json too.
+    clientErrorHandler,
+    // The Host check is made in a hook, so that its 400 is a problem like every other.
+    http: { requireHostHeader: false },
     return503OnClosing: true,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  app.server.on('checkExpectation', expectationFailed)
   app.setValidatorCompiler(validatorCompiler())
   installStorableTextRule(app)
   app.addHook('preValidation', async (request) => defaultEmptyBody(request))
@@ -62,6 +70,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     reply.header('x-request-id', request.id)
     if (request.url.startsWith('/v1/')) reply.header('cache-control', 'no-store')
   })
+  installHostHeaderCheck(app)
+  installSingleAuthorization(app)
   installAuthentication(app, {
     db: deps.db,
     clock: deps.clock,
