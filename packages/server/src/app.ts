@@ -15,7 +15,7 @@ import { healthRoutes } from './health/health.routes.ts'
 import { installAuthentication } from './http/authentication.ts'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handling.ts'
 import { installHostHeaderCheck } from './http/host-header.hook.ts'
-import { clientErrorHandler, expectationFailed } from './http/http-layer-errors.ts'
+import { clientErrorHandler, expectationFailed, refuseConnect } from './http/http-layer-errors.ts'
 import { installOpenApi } from './http/openapi.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { requestId } from './http/request-id.ts'
@@ -60,6 +60,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.server.on('checkExpectation', expectationFailed)
+  app.server.on('connect', refuseConnect)
   app.setValidatorCompiler(validatorCompiler())
   installStorableTextRule(app)
   app.addHook('preValidation', async (request) => defaultEmptyBody(request))

@@ -91,6 +91,12 @@ test('an Expect other than 100-continue is a problem+json 417; 100-continue stil
   assertProblem(continued, 422, 'validation_failed')
 })
 
+test('a CONNECT is a problem+json 405: this server is no proxy', async () => {
+  const reply = await send(['CONNECT example.test:443 HTTP/1.1', 'Host: example.test:443'])
+  assertProblem(reply, 405, 'method_not_allowed')
+  assert.equal(reply.headers.allow, '')
+})
+
 test('an HTTP/1.1 request without a Host header is a problem+json 400; HTTP/1.0 needs none', async () => {
   assertProblem(await send(['GET /v1/projects HTTP/1.1']), 400, 'invalid_request')
   assertProblem(

@@ -1,5 +1,6 @@
 import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:http'
 import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
 import type { ConnectionError } from 'fastify'
 import { newId } from '../lib/ids.ts'
 import { ProblemError } from './problem-catalogue.ts'
@@ -40,6 +41,7 @@ export function rawProblemResponse(problem: ProblemError, id: string): string {
     'content-type: application/problem+json; charset=utf-8',
     `content-length: ${Buffer.byteLength(body)}`,
     `x-request-id: ${id}`,
+    ...Object.entries(problem.extras.headers ?? {}).map(([name, value]) => `${name}: ${value}`),
     'connection: close',
     '',
     body,
@@ -59,6 +61,20 @@ export function clientErrorHandler(error: ConnectionError, socket: Socket): void
     return
   }
   socket.end(rawProblemResponse(parserProblem(error), newId('request')), () => socket.destroy())
+}
+
+/**
+ * Node's `connect` event: a CONNECT asks for a tunnel, and this server is no proxy. Without a
+ * listener Node would drop the connection without a word; this answers 405 (no path allows it,
+ * hence the empty Allow).
+ */
+export function refuseConnect(request: IncomingMessage, socket: Duplex): void {
+  const problem = new ProblemError(
+    'method_not_allowed',
+    'CONNECT is not allowed: this server is not a proxy.',
+    { headers: { allow: '' } },
+  )
+  socket.end(rawProblemResponse(problem, requestId(request)), () => socket.destroy())
 }
 
 /** Node's `checkExpectation` event: an `Expect` other than 100-continue is a 417 (RFC 9110). */
