@@ -12,7 +12,7 @@ export interface RawResponse {
 
 /**
  * Writes `request` byte for byte to a fresh connection and reads one response: up to its
- * Content-Length, or to the close. Rejects when nothing complete arrives within `timeoutMs`, so a
+ * Content-Length, or to the close (`head`: no body follows). Rejects when nothing complete arrives within `timeoutMs`, so a
  * request the server leaves hanging fails the test instead of stalling it.
  */
 export function rawRequest(
