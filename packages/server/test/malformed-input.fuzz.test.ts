@@ -6,12 +6,9 @@ import type { ImportResult } from '../src/bundle/import-bundle.ts'
 import { PROBLEMS } from '../src/http/problem-catalogue.ts'
 import { METADATA_PATHS, OAUTH_ROUTES } from '../src/oauth/oauth-routes.ts'
 import { importOk, tokenOf, webhookBundle } from './harness/bundles.ts'
-import {
-  anyRequest,
-  type FuzzContext,
-  type FuzzRequest,
-  rawHttpRequest,
-} from './harness/malformed-requests.ts'
+import { anyRequest } from './harness/malformed/any-request.ts'
+import type { FuzzContext, FuzzRequest } from './harness/malformed/fuzz-request.ts'
+import { rawHttpRequest } from './harness/malformed/raw-http-request.ts'
 import { pkcePair } from './harness/oauth-client-requests.ts'
 import { type RawResponse, rawRequest } from './harness/raw-http.ts'
 import { routeList } from './harness/route-list.ts'
