@@ -1,33 +1,27 @@
 import { chance, int, pick } from './draws.ts'
 import type { Gen } from './fuzz-request.ts'
 
-/**
- * Raw bytes of a request that may not be HTTP at all: bad request lines and versions, bad or
- * conflicting framing headers, control characters, oversized or duplicated headers, bare LFs.
- * One of these faults for sure, others now and then. Only for routes whose errors are
- * problem+json, never a well-formed write, and always complete or broken from its first bytes, so
- * that the server is never left rightly waiting for more.
- */
-export function rawHttpRequest(g: Gen, token: string): { bytes: Buffer; fault: string } {
-  const primary = pick(g, [
-    'method',
-    'target',
-    'version',
-    'eol',
-    'host',
-    'auth',
-    'header',
-    'framing',
-  ])
-  const faults: string[] = []
-  const faulty = (dimension: string, what: () => string) => {
-    if (dimension !== primary && !chance(g, 8)) return false
-    faults.push(`${dimension} ${what()}`)
-    return true
-  }
-  const eol = faulty('eol', () => 'bare') ? pick(g, ['\n', '\r']) : '\r\n'
+// The parts of a raw request that may carry a fault; one of them always does, others now and then.
+const DIMENSIONS = [
+  'method',
+  'target',
+  'version',
+  'eol',
+  'host',
+  'auth',
+  'header',
+  'framing',
+] as const
+type Dimension = (typeof DIMENSIONS)[number]
+
+// Whether a dimension gets a fault this time (drawn, except for the one that always does); a fault
+// is recorded for the report.
+type Faulty = (dimension: Dimension, what?: string) => boolean
+
+// The request line: the method is returned too, since it decides whether a body follows.
+function requestLine(g: Gen, faulty: Faulty): { method: string; line: string } {
   let method = pick(g, ['GET', 'GET', 'POST', 'PATCH', 'DELETE', 'HEAD', 'OPTIONS'])
-  if (faulty('method', () => '')) {
+  if (faulty('method')) {
     method = pick(g, [
       'BREW',
       'G ET',
@@ -48,7 +42,7 @@ export function rawHttpRequest(g: Gen, token: string): { bytes: Buffer; fault: s
     '/v1/nope',
     '/v1/workspace',
   ])
-  if (faulty('target', () => '')) {
+  if (faulty('target')) {
     target = pick(g, [
       '*',
       'http://127.0.0.1/v1/projects',
@@ -67,7 +61,7 @@ export function rawHttpRequest(g: Gen, token: string): { bytes: Buffer; fault: s
     ])
   }
   let version = 'HTTP/1.1'
-  if (faulty('version', () => '')) {
+  if (faulty('version')) {
     version = pick(g, [
       'HTTP/2.0',
       'HTTP/1.2',
@@ -82,18 +76,35 @@ export function rawHttpRequest(g: Gen, token: string): { bytes: Buffer; fault: s
   // hands the request on, then closes the connection itself, so no answer can reach the client.
   // Nothing in this app can change that; the shape is left out rather than counted as a failure.
   if (method === 'PRI' && version === '') version = 'HTTP/1.1'
+  return { method, line: [method, target, version].filter((part) => part !== '').join(' ') }
+}
+
+// Host: one, none, two, empty or with a space.
+function hostLines(g: Gen, faulty: Faulty): string[] {
   const lines: string[] = []
-  const host = faulty('host', () => '') ? pick(g, ['missing', 'twice', 'empty', 'spaced']) : 'ok'
+  const host = faulty('host') ? pick(g, ['missing', 'twice', 'empty', 'spaced']) : 'ok'
   if (host === 'ok' || host === 'twice') lines.push('Host: 127.0.0.1')
   if (host === 'twice') lines.push('Host: example.test')
   if (host === 'empty') lines.push('Host:')
   if (host === 'spaced') lines.push('Host: a b')
-  const auth = faulty('auth', () => '') ? pick(g, ['none', 'twice', 'garbage', 'latin1']) : 'valid'
+  return lines
+}
+
+// Authorization: the real token, none, two, or one that does not parse.
+function authLines(g: Gen, faulty: Faulty, token: string): string[] {
+  const lines: string[] = []
+  const auth = faulty('auth') ? pick(g, ['none', 'twice', 'garbage', 'latin1']) : 'valid'
   if (auth === 'valid' || auth === 'twice') lines.push(`Authorization: Bearer ${token}`)
   if (auth === 'twice') lines.push('authorization: Bearer wg_key_other')
   if (auth === 'garbage') lines.push(`Authorization: ${pick(g, ['Bearer', 'x', 'Bearer a b c'])}`)
   if (auth === 'latin1') lines.push('Authorization: Bearer \u00ff\u00e9')
-  const header = faulty('header', () => '')
+  return lines
+}
+
+// Now and then a header that breaks the syntax or the limits: a NUL, no colon, folding, too big.
+function oddHeaderLines(g: Gen, faulty: Faulty): string[] {
+  const lines: string[] = []
+  const header = faulty('header')
     ? pick(g, ['nul', 'no-colon', 'space-name', 'fold', 'big', 'expect', 'ctl', 'many'])
     : 'none'
   if (header === 'nul') lines.push('X-Note: a\u0000b')
@@ -104,14 +115,16 @@ export function rawHttpRequest(g: Gen, token: string): { bytes: Buffer; fault: s
   if (header === 'expect')
     lines.push(`Expect: ${pick(g, ['tea', '100-continue, tea', '200-ok', ''])}`)
   if (header === 'ctl') lines.push(`X-Note: a${pick(g, ['\u0001', '\u007f', '\u001b[31m'])}b`)
+  // The bound is drawn anew on every pass, so there are rarely many more than 100 headers; it stays
+  // so, since drawing it once would change what every seed generates.
   if (header === 'many') for (let i = 0; i < int(g, 100, 2500); i++) lines.push(`X-H${i}: ${i}`)
-  // A write's body is always refused: bad JSON, a wrong type, a NUL, an unpaired surrogate.
-  const body =
-    method === 'GET' || method === 'HEAD'
-      ? ''
-      : pick(g, ['{', '{"title":1}', '{"title":"\\u0000"}', '[]', 'garbage', '{"query":"\\ud800"}'])
-  if (body) lines.push('Content-Type: application/json')
-  const framing = faulty('framing', () => '')
+  return lines
+}
+
+// The framing headers of the body, and the body as it goes on the wire (chunked or not).
+function framed(g: Gen, faulty: Faulty, body: string): { lines: string[]; wire: string } {
+  const lines: string[] = []
+  const framing = faulty('framing')
     ? pick(g, ['te', 'both', 'bad-cl', 'two-cl', 'bad-chunks', 'short-cl', 'none'])
     : 'cl'
   if (framing === 'cl') lines.push(`Content-Length: ${Buffer.byteLength(body)}`)
@@ -138,7 +151,37 @@ export function rawHttpRequest(g: Gen, token: string): { bytes: Buffer; fault: s
       '1;x=\u0000\r\na\r\n0\r\n\r\n',
       '-1\r\n',
     ])
-  const requestLine = [method, target, version].filter((part) => part !== '').join(' ')
-  const text = `${requestLine}${eol}${lines.join(eol)}${eol}${eol}${wire}`
+  return { lines, wire }
+}
+
+/**
+ * Raw bytes of a request that may not be HTTP at all: bad request lines and versions, bad or
+ * conflicting framing headers, control characters, oversized or duplicated headers, bare LFs.
+ * One of these faults for sure, others now and then. Only for routes whose errors are
+ * problem+json, never a well-formed write, and always complete or broken from its first bytes, so
+ * that the server is never left rightly waiting for more.
+ */
+export function rawHttpRequest(g: Gen, token: string): { bytes: Buffer; fault: string } {
+  const primary = pick(g, DIMENSIONS)
+  const faults: string[] = []
+  const faulty: Faulty = (dimension, what = '') => {
+    if (dimension !== primary && !chance(g, 8)) return false
+    faults.push(`${dimension} ${what}`)
+    return true
+  }
+  const eol = faulty('eol', 'bare') ? pick(g, ['\n', '\r']) : '\r\n'
+  const { method, line } = requestLine(g, faulty)
+  const lines = hostLines(g, faulty)
+  lines.push(...authLines(g, faulty, token))
+  lines.push(...oddHeaderLines(g, faulty))
+  // A write's body is always refused: bad JSON, a wrong type, a NUL, an unpaired surrogate.
+  const body =
+    method === 'GET' || method === 'HEAD'
+      ? ''
+      : pick(g, ['{', '{"title":1}', '{"title":"\\u0000"}', '[]', 'garbage', '{"query":"\\ud800"}'])
+  if (body) lines.push('Content-Type: application/json')
+  const { lines: framing, wire } = framed(g, faulty, body)
+  lines.push(...framing)
+  const text = `${line}${eol}${lines.join(eol)}${eol}${eol}${wire}`
   return { bytes: Buffer.from(text, 'latin1'), fault: faults.join('; ') }
 }
