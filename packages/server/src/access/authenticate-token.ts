@@ -1,6 +1,5 @@
-import { sql } from 'kysely'
 import type { Db } from '../db/database.ts'
-import { boundGrantsLive } from './credential-liveness.ts'
+import { grantsLive } from './credential-liveness.ts'
 import type { Actor, Role } from './principal.ts'
 import { expandScopes, type Scope } from './scopes.ts'
 import { hashSecret, isWellFormedSecret, SECRET_PREFIX } from './secrets.ts'
@@ -71,12 +70,12 @@ export async function authenticateToken(
       't.grant_ids',
       'w.acl_epoch',
       'p.role',
-      sql<boolean>`${boundGrantsLive('t.grant_ids', now)}`.as('grants_live'),
     ])
     .where('t.secret_hash', '=', hashSecret(token))
     .executeTakeFirst()
+  if (!row || row.revoked_at !== null) return 'invalid'
   // A key made through an OAuth app ends with the app's grant, however the grant ended.
-  if (!row || row.revoked_at !== null || !row.grants_live) return 'invalid'
+  if (!(await grantsLive(db, row.grant_ids, now))) return 'invalid'
   if (row.expires_at !== null && row.expires_at <= now) return 'expired'
   if (row.kind === 'api_key' && row.role === null) return 'invalid'
   if (lastUseIsStale(row.last_used_at, now)) {
