@@ -99,7 +99,8 @@ try {
       owner_id: owner,
       owner_kind: 'person',
       owner_scopes: ['task:read', 'project:read', 'people:read', 'canvas:read'],
-      credential_id: 'key_bench',
+      // An endpoint lives while its credential works: bind it to the owner's imported key.
+      credential_id: result.api_keys['owner-key'].id,
       secret_sealed: new SecretBox(Buffer.from(secret, 'base64')).seal(
         newWebhookSecret(),
         secretContext(ws, endpointId),

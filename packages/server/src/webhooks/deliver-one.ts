@@ -1,6 +1,5 @@
 import { sql } from 'kysely'
 import type { Dispatcher } from 'undici'
-import { credentialLive } from '../access/credential-liveness.ts'
 import { canOpen } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
@@ -8,7 +7,12 @@ import type { DeliveryStatus } from '../db/tables/webhook.table.ts'
 import type { ClaimedDelivery } from './delivery-queue.ts'
 import { buildDeliveryRequest, type DeliveryRequest } from './delivery-request.ts'
 import { type SendResult, sendDelivery } from './delivery-sender.ts'
-import { disableEndpoint, recordEndpointHealth, successNeedsRecording } from './endpoint-health.ts'
+import {
+  disableEndpoint,
+  recordEndpointHealth,
+  skipReason,
+  successNeedsRecording,
+} from './endpoint-health.ts'
 import { openableLinks, ownerAccessFrom, scopeReads } from './endpoint-owner.ts'
 import { openEndpointSecrets } from './endpoint-secrets.ts'
 import { linkedIds, redactLinks } from './redact-links.ts'
@@ -51,11 +55,6 @@ export async function deliverOne(context: SendContext, claimed: ClaimedDelivery)
     .selectAll('e')
     .select(['v.type', 'v.subject_id', 'v.subject_type', 'v.data', 'v.created_at as event_at'])
     .select(['w.acl_epoch', 'p.role as owner_role', 'i.id as owner_integration'])
-    .select(
-      sql<boolean>`${credentialLive('e.credential_id', 'e.workspace_id', deps.clock.now())}`.as(
-        'credential_live',
-      ),
-    )
     .where('d.workspace_id', '=', claimed.workspaceId)
     .where('d.id', '=', claimed.id)
     .executeTakeFirst()
@@ -66,20 +65,12 @@ export async function deliverOne(context: SendContext, claimed: ClaimedDelivery)
     await settle(deps.db, claimed, 'failed', 'attempts_exhausted', deps.clock.now())
     return
   }
-  if (row.deleted_at === null && row.status === 'active' && !row.credential_live) {
-    const now = deps.clock.now()
-    await disableEndpoint(deps.db, row.workspace_id, row.id, 'credential_revoked', now)
-    await settle(deps.db, claimed, 'skipped', 'credential_revoked', now)
-    return
-  }
+  // Stopped since the claim (by its owner, or with the credential it is bound to): not sent.
   if (row.deleted_at !== null || row.status !== 'active') {
-    await settle(
-      deps.db,
-      claimed,
-      'skipped',
-      row.deleted_at ? 'endpoint_deleted' : 'endpoint_disabled',
-      deps.clock.now(),
-    )
+    const why = row.deleted_at
+      ? 'endpoint_deleted'
+      : skipReason(row.disabled_reason ?? 'disabled_by_owner')
+    await settle(deps.db, claimed, 'skipped', why, deps.clock.now())
     return
   }
   // Everything about the owner came with the delivery: no further lookups on the hot path.

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
+import { credentialLive } from '../access/credential-liveness.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
+import { disableEndpoint } from './endpoint-health.ts'
 
 /**
  * A claim lasts this long. It must outlast one attempt (15 s) and its bookkeeping; a dispatcher
@@ -90,14 +92,23 @@ async function claimForEndpoint(
   return deps.db.transaction().execute(async (trx) => {
     // Another dispatcher is claiming for this endpoint right now: leave it to that one.
     const locked = await trx
-      .selectFrom('webhook_endpoints')
-      .select('id')
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', endpointId)
+      .selectFrom('webhook_endpoints as e')
+      .select([
+        'e.status',
+        sql<boolean>`${credentialLive('e.credential_id', 'e.workspace_id', now)}`.as('live'),
+      ])
+      .where('e.workspace_id', '=', workspaceId)
+      .where('e.id', '=', endpointId)
       .forUpdate()
       .skipLocked()
       .executeTakeFirst()
     if (!locked) return []
+    // A credential that ended on its own (expired, or revoked by the authorization server) is
+    // found here, once a round rather than once a delivery: the endpoint stops and nothing is sent.
+    if (locked.status === 'active' && !locked.live) {
+      await disableEndpoint(trx, workspaceId, endpointId, 'credential_revoked', now)
+      return []
+    }
     const inFlight = await trx
       .selectFrom('webhook_deliveries')
       .select((eb) => eb.fn.countAll<string>().as('n'))
