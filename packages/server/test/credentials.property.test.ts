@@ -2,11 +2,14 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import fc from 'fast-check'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
-import { createOAuthClient } from '../src/oauth/oauth-clients.ts'
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts'
 import { ALL_READ_SCOPES, importOk, smallBundle, tokenOf } from './harness/bundles.ts'
 import { appTokens } from './harness/oauth-client-requests.ts'
-import { type ListeningTestApp, startListeningTestApp } from './harness/oauth-flow.ts'
+import {
+  confidentialApp,
+  type ListeningTestApp,
+  startListeningTestApp,
+} from './harness/oauth-flow.ts'
 import { PROPERTY_RUNS, PROPERTY_SETTINGS } from './harness/property-settings.ts'
 import { type Receiver, startReceiver } from './harness/receiver.ts'
 import { client } from './harness/test-app.ts'
@@ -36,13 +39,7 @@ before(async () => {
   for (const person of bundle.people) person.password = PASSWORD
   bundle.api_keys = [{ key: 'root', person: 'alice', scopes: [...ALL_READ_SCOPES, ...SCOPES] }]
   ws = await importOk(t.db.db, bundle)
-  const issued = await createOAuthClient(t.db.db, {
-    name: 'Web app',
-    redirectUris: [WEB_URI],
-    public: false,
-    workspaceId: null,
-  })
-  web = { id: issued.client_id, secret: issued.client_secret as string }
+  web = await confidentialApp(t.db.db, WEB_URI)
   receiver = await startReceiver()
   dispatcher = new WebhookDispatcher(t.deps, { random: () => 0.5, timeoutMs: 500 })
 })

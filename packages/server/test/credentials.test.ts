@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, beforeEach, test } from 'node:test'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
-import { createOAuthClient } from '../src/oauth/oauth-clients.ts'
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts'
 import { Browser, formOn } from './harness/browser.ts'
 import {
@@ -12,7 +11,11 @@ import {
   tokenOf,
 } from './harness/bundles.ts'
 import { appTokens, authorize, refresh } from './harness/oauth-client-requests.ts'
-import { type ListeningTestApp, startListeningTestApp } from './harness/oauth-flow.ts'
+import {
+  confidentialApp,
+  type ListeningTestApp,
+  startListeningTestApp,
+} from './harness/oauth-flow.ts'
 import { type Receiver, reply, startReceiver } from './harness/receiver.ts'
 import { allPages, client } from './harness/test-app.ts'
 
@@ -54,13 +57,7 @@ before(async () => {
     ],
     oauth_clients: [{ key: 'zeta', name: 'Zeta tool', redirect_uris: [NATIVE_URI], public: true }],
   })
-  const issued = await createOAuthClient(t.db.db, {
-    name: 'Web app',
-    redirectUris: [WEB_URI],
-    public: false,
-    workspaceId: null,
-  })
-  web = { id: issued.client_id, secret: issued.client_secret as string }
+  web = await confidentialApp(t.db.db, WEB_URI)
   receiver = await startReceiver()
   dispatcher = new WebhookDispatcher(t.deps, { random: () => 0.5, timeoutMs: 500 })
 })

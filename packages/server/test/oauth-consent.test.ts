@@ -2,11 +2,14 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import * as oauth from 'openid-client'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
-import { createOAuthClient } from '../src/oauth/oauth-clients.ts'
 import { Browser, formOn } from './harness/browser.ts'
 import { importOk, smallBundle, tokenOf } from './harness/bundles.ts'
 import { appTokens, authorize, exchangeCode, refresh } from './harness/oauth-client-requests.ts'
-import { type ListeningTestApp, startListeningTestApp } from './harness/oauth-flow.ts'
+import {
+  confidentialApp,
+  type ListeningTestApp,
+  startListeningTestApp,
+} from './harness/oauth-flow.ts'
 import { allPages, client } from './harness/test-app.ts'
 
 // Remembered consent and its revocation, workspaces at sign-in, the audit trail of an app, the
@@ -33,14 +36,7 @@ before(async () => {
     { key: 'native', name: 'Native app', redirect_uris: [NATIVE_URI], public: true },
   ]
   ws = await importOk(t.db.db, bundle)
-  // A server-wide app (as `workgraph oauth-client create` makes): anyone may authorize it.
-  const issued = await createOAuthClient(t.db.db, {
-    name: 'Web app',
-    redirectUris: [WEB_URI],
-    public: false,
-    workspaceId: null,
-  })
-  web = { id: issued.client_id, secret: issued.client_secret as string }
+  web = await confidentialApp(t.db.db, WEB_URI)
   // Alice is also a person of a second workspace, with the same email and password.
   second = await importOk(t.db.db, {
     format: 'workgraph.bundle/v1',

@@ -1,3 +1,5 @@
+import type { Db } from '../../src/db/database.ts'
+import { createOAuthClient } from '../../src/oauth/oauth-clients.ts'
 import { type Browser, formOn, type Page } from './browser.ts'
 import { freePort } from './cli.ts'
 import { startTestApp, type TestApp } from './test-app.ts'
@@ -16,6 +18,23 @@ export async function startListeningTestApp(
   const t = await startTestApp({ env: { PUBLIC_URL: origin, ...env } })
   await t.app.listen({ port, host: '127.0.0.1' })
   return { ...t, origin }
+}
+
+/**
+ * A server-wide confidential app (as `workgraph oauth-client create --confidential` makes), which
+ * anyone may authorize, with its one redirect URI; its secret for Basic client authentication.
+ */
+export async function confidentialApp(
+  db: Db,
+  redirectUri: string,
+): Promise<{ id: string; secret: string }> {
+  const issued = await createOAuthClient(db, {
+    name: 'Web app',
+    redirectUris: [redirectUri],
+    public: false,
+    workspaceId: null,
+  })
+  return { id: issued.client_id, secret: issued.client_secret as string }
 }
 
 /** How the scripted user answers the pages. */
