@@ -66,6 +66,9 @@ export async function fanOutEvents(deps: AppDeps, limit = FAN_OUT_BATCH): Promis
       if (endpoint.status === 'active' && !endpoint.credential_live)
         await disableEndpoint(trx, endpoint.workspace_id, endpoint.id, 'credential_revoked', now)
       const active = endpoint.status === 'active' && endpoint.credential_live
+      const stopped = endpoint.credential_live
+        ? (endpoint.disabled_reason ?? 'disabled_by_owner')
+        : 'credential_revoked'
       for (const event of readable) {
         if (!open.has(event.subject_id)) continue
         deliveries.push({
@@ -76,9 +79,7 @@ export async function fanOutEvents(deps: AppDeps, limit = FAN_OUT_BATCH): Promis
           event_type: event.type,
           status: active ? 'pending' : 'skipped',
           next_attempt_at: active ? now : null,
-          last_error: active
-            ? null
-            : skipReason(endpoint.credential_live ? 'disabled_by_owner' : 'credential_revoked'),
+          last_error: active ? null : skipReason(stopped),
           created_at: now,
           updated_at: now,
         })
