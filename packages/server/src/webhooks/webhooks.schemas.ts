@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { ENDPOINT_DISABLED_REASONS } from '../db/tables/webhook.table.ts'
 import { Nullable, PagingQuery, Timestamp } from '../http/schemas.ts'
 import { EVENT_TYPES } from '../writes/write-context.ts'
 
@@ -13,7 +14,7 @@ export const WebhookRecord = Type.Object({
   description: Nullable(Type.String()),
   status: Type.Enum(['active', 'disabled']),
   disabled_reason: Nullable(
-    Type.Enum(['disabled_by_owner', 'receiver_gone', 'failing', 'credential_revoked'], {
+    Type.Enum([...ENDPOINT_DISABLED_REASONS], {
       description:
         'Why the endpoint is disabled: its owner turned it off, the receiver answered 410 Gone, no delivery succeeded for 5 days, or the credential it is bound to was revoked or expired.',
     }),

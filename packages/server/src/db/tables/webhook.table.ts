@@ -27,11 +27,15 @@ export interface WebhookEndpointsTable {
 }
 
 /** Why an endpoint stopped: its owner, a 410, five days of failures, or its credential ended. */
-export type EndpointDisabledReason =
-  | 'disabled_by_owner'
-  | 'receiver_gone'
-  | 'failing'
-  | 'credential_revoked'
+export const ENDPOINT_DISABLED_REASONS = [
+  'disabled_by_owner',
+  'receiver_gone',
+  'failing',
+  'credential_revoked',
+] as const
+
+/** One reason an endpoint is disabled. */
+export type EndpointDisabledReason = (typeof ENDPOINT_DISABLED_REASONS)[number]
 
 /** A delivery's state; `in_flight` is internal and shown to subscribers as `pending`. */
 export type DeliveryStatus =
