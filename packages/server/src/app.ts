@@ -22,6 +22,7 @@ import { requestId } from './http/request-id.ts'
 import { installSingleAuthorization } from './http/single-authorization.hook.ts'
 import { installStorableTextRule } from './http/storable-text.hook.ts'
 import { defaultEmptyBody, validatorCompiler } from './http/validators.ts'
+import { mcpRoutes } from './mcp/mcp.routes.ts'
 import { oauthPlugin, resourceIdentifier } from './oauth/oauth.plugin.ts'
 import { oauthGrantRoutes } from './oauth/oauth-grants.routes.ts'
 import { RESOURCE_METADATA_PATH } from './oauth/oauth-routes.ts'
@@ -100,5 +101,6 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(webhookRoutes(deps))
   await app.register(oauthGrantRoutes(deps))
   await app.register(oauthPlugin(deps))
+  await app.register(mcpRoutes(deps))
   return app
 }

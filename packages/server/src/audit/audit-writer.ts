@@ -1,9 +1,9 @@
 import type { Db } from '../db/database.ts'
-import type { AuditAction } from '../db/tables/audit.table.ts'
+import type { AUDIT_TRANSPORTS, AuditAction } from '../db/tables/audit.table.ts'
 import { newId } from '../lib/ids.ts'
 import { type FieldDiff, jsonDiff } from './json-diff.ts'
 
-/** Who did something and through what: taken from the request by the HTTP layer. */
+/** Who did something and through what: taken from the request by its transport. */
 export interface AuditActor {
   workspaceId: string
   actorId: string
@@ -13,7 +13,12 @@ export interface AuditActor {
   requestId: string | null
   ip: string | null
   userAgent: string | null
+  /** The interface the change came through; the REST API when left out. */
+  via?: AuditTransport
 }
+
+/** An interface a change can come through. */
+export type AuditTransport = (typeof AUDIT_TRANSPORTS)[number]
 
 /** One audited action. */
 export interface AuditEntry {
@@ -48,6 +53,7 @@ export async function recordAudit(
       request_id: actor.requestId,
       ip: actor.ip,
       user_agent: actor.userAgent?.slice(0, 500) ?? null,
+      via: actor.via ?? 'api',
       created_at: at,
     })
     .execute()

@@ -39,6 +39,7 @@ export function presentAuditEntry(
     request_id: row.request_id,
     ip: row.ip,
     user_agent: row.user_agent,
+    via: row.via,
     created_at: row.created_at.toISOString(),
   }
 }

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { AUDIT_ACTIONS } from '../db/tables/audit.table.ts'
+import { AUDIT_ACTIONS, AUDIT_TRANSPORTS } from '../db/tables/audit.table.ts'
 import { Nullable, PagingQuery, Timestamp } from '../http/schemas.ts'
 
 /** One audit entry. */
@@ -34,6 +34,9 @@ export const AuditRecord = Type.Object({
   request_id: Nullable(Type.String()),
   ip: Nullable(Type.String()),
   user_agent: Nullable(Type.String()),
+  via: Type.Enum([...AUDIT_TRANSPORTS], {
+    description: 'The interface the change came through: the REST API or the MCP server.',
+  }),
   created_at: Timestamp,
 })
 

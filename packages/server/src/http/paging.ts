@@ -15,18 +15,30 @@ export interface PageOf<T> {
  * used with another token, on another resource or with other filters is refused.
  */
 export function cursorBinding(request: FastifyRequest, filters: Record<string, unknown>): string {
+  return bindingOf(
+    authenticated(request).credential.id,
+    request.routeOptions.url ?? '',
+    (request.params ?? {}) as Record<string, unknown>,
+    filters,
+  )
+}
+
+/**
+ * A cursor binding without a request: the credential, the operation (a route, or an MCP tool),
+ * its parameters and its filters. Cursors of `/v1` and of MCP tools never stand in for each other.
+ */
+export function bindingOf(
+  credentialId: string,
+  operation: string,
+  params: Record<string, unknown>,
+  filters: Record<string, unknown>,
+): string {
   const canonical = (values: Record<string, unknown>) =>
     Object.keys(values)
-      .filter((key) => key !== 'cursor' && key !== 'limit')
+      .filter((key) => key !== 'cursor' && key !== 'limit' && key !== 'max_tokens')
       .sort()
       .map((key) => [key, values[key]])
-  const params = (request.params ?? {}) as Record<string, unknown>
-  return JSON.stringify([
-    authenticated(request).credential.id,
-    request.routeOptions.url,
-    canonical(params),
-    canonical(filters),
-  ])
+  return JSON.stringify([credentialId, operation, canonical(params), canonical(filters)])
 }
 
 /** The keyset position in a request's cursor, null without one; a bad cursor is a 400. */

@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { Caller } from '../access/caller.ts'
 import type { Config } from '../config.ts'
 import type { Clock } from '../lib/clock.ts'
 import { ProblemError } from './problem-catalogue.ts'
@@ -31,25 +32,51 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
     const auth = request.authentication
     if (!auth) return
     const kind: RateLimitKind = request.routeOptions.config.write ? 'write' : 'read'
-    const limit =
-      kind === 'write' ? deps.config.writeRateLimitPerMinute : deps.config.readRateLimitPerMinute
-    const now = deps.clock.now().getTime()
-    const windowStart = now - (now % WINDOW_MS)
-    const hits = await deps.store.hit(
-      { workspaceId: auth.principal.workspaceId, tokenId: auth.credential.id, kind },
-      new Date(windowStart),
-    )
-    const reset = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000))
-    reply.header('ratelimit-limit', String(limit))
-    reply.header('ratelimit-remaining', String(Math.max(0, limit - hits)))
-    reply.header('ratelimit-reset', String(reset))
-    reply.header('ratelimit-policy', `${limit};w=60`)
-    if (hits > limit) {
-      throw new ProblemError(
-        'rate_limited',
-        `This token made more than ${limit} ${kind} requests this minute; retry in ${reset} s.`,
-        { headers: { 'retry-after': String(reset) } },
-      )
-    }
+    const spent = await spendBudget(deps, auth, kind)
+    reply.header('ratelimit-limit', String(spent.limit))
+    reply.header('ratelimit-remaining', String(spent.remaining))
+    reply.header('ratelimit-reset', String(spent.reset))
+    reply.header('ratelimit-policy', `${spent.limit};w=60`)
+    if (spent.exceeded) throw spent.exceeded
   })
+}
+
+/** What spending one request of a budget left: the numbers of the `RateLimit-*` headers. */
+export interface SpentBudget {
+  limit: number
+  remaining: number
+  /** Seconds until the window resets. */
+  reset: number
+  /** The 429 to answer when the request went over the limit; null within it. */
+  exceeded: ProblemError | null
+}
+
+/**
+ * Counts one request against the caller's read or write budget of this minute. Routes spend it
+ * in the hook above; an MCP write tool spends the write budget when it is called, since one
+ * `/mcp` request may read or write.
+ */
+export async function spendBudget(
+  deps: RateLimitDeps,
+  caller: Caller,
+  kind: RateLimitKind,
+): Promise<SpentBudget> {
+  const limit =
+    kind === 'write' ? deps.config.writeRateLimitPerMinute : deps.config.readRateLimitPerMinute
+  const now = deps.clock.now().getTime()
+  const windowStart = now - (now % WINDOW_MS)
+  const hits = await deps.store.hit(
+    { workspaceId: caller.principal.workspaceId, tokenId: caller.credential.id, kind },
+    new Date(windowStart),
+  )
+  const reset = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000))
+  const exceeded =
+    hits > limit
+      ? new ProblemError(
+          'rate_limited',
+          `This token made more than ${limit} ${kind} requests this minute; retry in ${reset} s.`,
+          { headers: { 'retry-after': String(reset) } },
+        )
+      : null
+  return { limit, remaining: Math.max(0, limit - hits), reset, exceeded }
 }

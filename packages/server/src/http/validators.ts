@@ -15,13 +15,18 @@ function makeAjv(options: Options): Ajv {
   return ajv
 }
 
+/** The validator of JSON bodies: no coercion, formats checked. MCP tools' arguments use it too. */
+export function jsonBodyAjv(): Ajv {
+  return makeAjv({ coerceTypes: false })
+}
+
 /**
  * Validator compilers per part of the request. JSON bodies are never coerced (`"5"` is not a
  * number; a wrong type is a 422), while query strings and path parameters, which are always text,
  * are coerced to the declared types and single values to arrays.
  */
 export function validatorCompiler(): FastifySchemaCompiler<FastifySchema> {
-  const body = makeAjv({ coerceTypes: false })
+  const body = jsonBodyAjv()
   const text = makeAjv({ coerceTypes: 'array' })
   return ({ schema, httpPart }) => (httpPart === 'body' ? body : text).compile(schema as object)
 }

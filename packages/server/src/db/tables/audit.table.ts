@@ -19,6 +19,9 @@ export const AUDIT_ACTIONS = [
   'webhook.recovered',
 ] as const
 
+/** The interfaces a change can come through. */
+export const AUDIT_TRANSPORTS = ['api', 'mcp'] as const
+
 /** One audited action. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]
 
@@ -37,5 +40,10 @@ export interface AuditLogTable {
   request_id: string | null
   ip: string | null
   user_agent: string | null
+  via: ColumnType<
+    (typeof AUDIT_TRANSPORTS)[number],
+    (typeof AUDIT_TRANSPORTS)[number] | undefined,
+    never
+  >
   created_at: DefaultTimestamp
 }

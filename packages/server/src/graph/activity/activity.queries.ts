@@ -2,7 +2,9 @@ import { type Selectable, sql } from 'kysely'
 import type { Visibility } from '../../access/visibility.ts'
 import type { Db } from '../../db/database.ts'
 import type { ActivityTable, ActivityVerb } from '../../db/tables/activity.table.ts'
+import type { Reference } from '../../http/require-visible.ts'
 import type { CursorPosition } from '../../lib/cursor.ts'
+import { idKind } from '../../lib/ids.ts'
 import { newestFirstAfter } from '../keyset.ts'
 
 /** An activity row with its subject's current title (null when the token may not read its type). */
@@ -20,6 +22,21 @@ export interface ActivityFilters {
   actor_id?: string | undefined
   since?: string | undefined
   verbs?: readonly ActivityVerb[] | undefined
+}
+
+/**
+ * The ids among activity filters, each to be checked visible like every other filter: a hidden
+ * project, resource or actor is answered like an unknown one.
+ */
+export function activityReferences(filters: ActivityFilters): Reference[] {
+  const references: Reference[] = [['/project_id', 'project', filters.project_id]]
+  if (filters.resource_id)
+    references.push(['/resource_id', idKind(filters.resource_id) ?? 'task', filters.resource_id])
+  if (filters.actor_id) {
+    const kind = idKind(filters.actor_id) === 'integration' ? 'integration' : 'person'
+    references.push(['/actor_id', kind, filters.actor_id])
+  }
+  return references
 }
 
 /**

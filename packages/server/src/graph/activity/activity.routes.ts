@@ -4,12 +4,12 @@ import type { AppDeps } from '../../app-deps.ts'
 import { authenticated } from '../../http/authentication.ts'
 import { listResponse } from '../../http/list-response.ts'
 import { notFound } from '../../http/problem-catalogue.ts'
-import { type Reference, requireVisible } from '../../http/require-visible.ts'
+import { requireVisible } from '../../http/require-visible.ts'
 import { IdParams, Page } from '../../http/schemas.ts'
 import { idKind } from '../../lib/ids.ts'
 import { createdPosition } from '../keyset.ts'
 import { presentActivity } from './activity.present.ts'
-import { type ActivityFilters, listActivity } from './activity.queries.ts'
+import { type ActivityFilters, activityReferences, listActivity } from './activity.queries.ts'
 import { ActivityRecord, ListActivityQuery, ProjectActivityQuery } from './activity.schemas.ts'
 
 /**
@@ -23,17 +23,7 @@ export function activityRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       query: ActivityFilters & { limit?: number; cursor?: string },
     ) => {
       const { visibility, readableTypes } = authenticated(request)
-      // Any resource or actor named as a filter must be visible, like every other filter.
-      const references: Reference[] = [['/project_id', 'project', query.project_id]]
-      if (query.resource_id)
-        references.push(['/resource_id', idKind(query.resource_id) ?? 'task', query.resource_id])
-      if (query.actor_id)
-        references.push([
-          '/actor_id',
-          idKind(query.actor_id) === 'integration' ? 'integration' : 'person',
-          query.actor_id,
-        ])
-      await requireVisible(deps.db, visibility, references)
+      await requireVisible(deps.db, visibility, activityReferences(query))
       return listResponse(deps.cursors, request, query, {
         load: (after, limit) =>
           listActivity(deps.db, visibility, readableTypes, query, after, limit),

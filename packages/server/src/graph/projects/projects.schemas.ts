@@ -1,8 +1,8 @@
 import Type from 'typebox'
 import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
 
-/** Project statuses. */
-const PROJECT_STATUSES = ['planned', 'active', 'paused', 'completed', 'archived'] as const
+/** Every status a project can have. */
+export const PROJECT_STATUSES = ['planned', 'active', 'paused', 'completed', 'archived'] as const
 
 /** The project record (docs/api.md, "Records"). */
 export const ProjectRecord = Type.Object({

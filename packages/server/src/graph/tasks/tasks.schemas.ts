@@ -1,8 +1,8 @@
 import Type from 'typebox'
 import { DateOnly, Nullable, PagingQuery, RecordBase, Timestamp } from '../../http/schemas.ts'
 
-/** Task statuses. */
-const TASK_STATUSES = ['todo', 'in_progress', 'blocked', 'done'] as const
+/** Every status a task can have. */
+export const TASK_STATUSES = ['todo', 'in_progress', 'blocked', 'done'] as const
 
 /**
  * The task record (docs/api.md, "Records"). Link fields are null when they name something hidden.

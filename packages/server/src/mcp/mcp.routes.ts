@@ -1,0 +1,79 @@
+import { Readable } from 'node:stream'
+import { originValidation } from '@modelcontextprotocol/fastify'
+import { toWebRequest } from '@modelcontextprotocol/node'
+import { createMcpHandler } from '@modelcontextprotocol/server'
+import type { FastifyPluginAsync, FastifyReply } from 'fastify'
+import { SCOPES, type Scope } from '../access/scopes.ts'
+import type { AppDeps } from '../app-deps.ts'
+import { authenticated } from '../http/authentication.ts'
+import { buildMcpServer } from './mcp-server.ts'
+import type { McpSession } from './mcp-session.ts'
+
+/** The path of the MCP endpoint (docs/mcp.md). */
+export const MCP_PATH = '/mcp'
+
+const SERVER_VERSION = '1.0.0'
+
+/**
+ * `/mcp`: the Model Context Protocol over Streamable HTTP, stateless, so any instance answers any
+ * request. It takes the same bearer tokens as `/v1`, through the same authentication and rate
+ * limits; without one it answers 401 with a challenge that leads an MCP client to the OAuth
+ * server. Each request builds a server holding only the tools its token's scopes allow.
+ */
+export function mcpRoutes(deps: AppDeps): FastifyPluginAsync {
+  return async (app) => {
+    const handler = createMcpHandler(
+      ({ authInfo }) => buildMcpServer(authInfo?.extra?.session as McpSession, SERVER_VERSION),
+      { maxRequestBodySize: deps.config.bodyLimitBytes },
+    )
+    app.addHook('onClose', () => handler.close())
+    // Browsers send an Origin; a page elsewhere must not drive a signed-in client's requests.
+    const origins = [...new Set([deps.config.publicUrl, deps.config.appUrl])].map(
+      (url) => new URL(url).hostname,
+    )
+    app.route({
+      method: ['GET', 'POST', 'DELETE'],
+      url: MCP_PATH,
+      schema: { hide: true },
+      config: { scopes: { anyOf: Object.keys(SCOPES) as Scope[] } },
+      onRequest: originValidation(origins),
+      handler: async (request, reply) => {
+        const caller = authenticated(request)
+        const userAgent = request.headers['user-agent']
+        const session: McpSession = {
+          deps,
+          caller,
+          origin: {
+            requestId: request.id,
+            ip: request.ip,
+            userAgent: typeof userAgent === 'string' ? userAgent : null,
+          },
+        }
+        const web = await toWebRequest(request.raw, request.body)
+        const response = await handler.fetch(web, {
+          authInfo: {
+            token: '',
+            clientId: caller.credential.clientId ?? caller.credential.id,
+            scopes: [...caller.credential.scopes],
+            extra: { session },
+          },
+          parsedBody: request.body,
+        })
+        return send(reply, response)
+      },
+    })
+  }
+}
+
+// Sends a web Response through Fastify, so the reply keeps its hooks' headers (request id, limits).
+async function send(reply: FastifyReply, response: Response): Promise<FastifyReply> {
+  reply.code(response.status)
+  response.headers.forEach((value, name) => {
+    if (name !== 'content-length') reply.header(name, value)
+  })
+  if (!response.body) return reply.send()
+  if (response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    return reply.send(Readable.fromWeb(response.body as import('node:stream/web').ReadableStream))
+  }
+  return reply.send(await response.text())
+}

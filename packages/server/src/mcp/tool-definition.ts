@@ -1,0 +1,43 @@
+import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server'
+import type { TSchema } from 'typebox'
+import type { Scope } from '../access/scopes.ts'
+import type { McpSession } from './mcp-session.ts'
+
+/**
+ * One MCP tool: what it is called and does, the scopes that show it, its argument and result
+ * schemas (TypeBox, as JSON Schema), and its handler, a thin call into the service's own queries
+ * or commands.
+ */
+export interface ToolDefinition<Args = Record<string, unknown>> {
+  readonly name: string
+  readonly title: string
+  readonly description: string
+  /** The tool is listed when the token holds any of these. */
+  readonly anyOfScopes: readonly Scope[]
+  readonly annotations: ToolAnnotations
+  readonly input: TSchema
+  readonly output: TSchema
+  run(session: McpSession, args: Args): Promise<CallToolResult>
+}
+
+/** Annotations of a tool that only reads. */
+export const READ_ONLY: ToolAnnotations = {
+  readOnlyHint: true,
+  idempotentHint: true,
+  destructiveHint: false,
+  openWorldHint: false,
+}
+
+/**
+ * Annotations of a tool that adds to the workspace. Not idempotent by itself: a retry is safe only
+ * with the same `idempotency_key`, which each such tool accepts.
+ */
+export const ADDITIVE: ToolAnnotations = {
+  readOnlyHint: false,
+  idempotentHint: false,
+  destructiveHint: false,
+  openWorldHint: false,
+}
+
+/** Annotations of a write whose repetition changes nothing (completing a done task). */
+export const IDEMPOTENT_WRITE: ToolAnnotations = { ...ADDITIVE, idempotentHint: true }

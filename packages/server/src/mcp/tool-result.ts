@@ -1,0 +1,67 @@
+import type { CallToolResult } from '@modelcontextprotocol/server'
+import { ProblemError } from '../http/problem-catalogue.ts'
+import { countTokens } from '../lib/token-budget.ts'
+
+/** The default and the bounds of a tool's `max_tokens` (docs/mcp.md, "Budgets"). */
+export const TOOL_BUDGET = { default: 2000, minimum: 100, maximum: 20_000 } as const
+
+/** What a tool answers: Markdown for the model, and the same facts as typed data. */
+export interface ToolAnswer {
+  markdown: string
+  structured: Record<string, unknown>
+}
+
+/** A successful tool result: the Markdown as text, the data as `structuredContent`. */
+export function toolResult(answer: ToolAnswer): CallToolResult {
+  return {
+    content: [{ type: 'text', text: answer.markdown }],
+    structuredContent: answer.structured,
+  }
+}
+
+/**
+ * A failed call as a tool result the model can read and act on: the problem's code and detail,
+ * each invalid field, and when to retry. Failures are results, not protocol errors, so that an
+ * agent sees why (MCP's convention for errors a model can correct).
+ */
+export function toolError(error: unknown): CallToolResult {
+  if (!(error instanceof ProblemError)) throw error
+  const lines = [`Error ${error.status} ${error.code}: ${error.message}`]
+  for (const field of error.extras.errors ?? []) lines.push(`- ${field.path}: ${field.message}`)
+  if (error.extras.required_scopes) {
+    lines.push(`Required scopes: ${error.extras.required_scopes.join(', ')}`)
+  }
+  const retry = error.extras.headers?.['retry-after']
+  if (retry) lines.push(`Retry after ${retry} s.`)
+  return { isError: true, content: [{ type: 'text', text: lines.join('\n') }] }
+}
+
+/** True when both faces of an answer fit the budget. */
+export function fits(answer: ToolAnswer, maxTokens: number): boolean {
+  return (
+    countTokens(answer.markdown) <= maxTokens &&
+    countTokens(JSON.stringify(answer.structured)) <= maxTokens
+  )
+}
+
+/**
+ * The longest prefix of `items` whose answer fits `maxTokens`, rendered. `render(shown, cut)` is
+ * told how many items are shown and whether the list was cut for the budget (so it can point at
+ * the next page from the last item shown). An answer with no item at all is returned when even
+ * the first does not fit; it says so.
+ */
+export function packItems<T>(
+  items: readonly T[],
+  maxTokens: number,
+  render: (shown: readonly T[], cut: boolean) => ToolAnswer,
+): ToolAnswer {
+  let low = 0
+  let high = items.length
+  // The largest n whose rendering fits: answers grow with n, so a binary search finds it.
+  while (low < high) {
+    const mid = Math.ceil((low + high) / 2)
+    if (fits(render(items.slice(0, mid), mid < items.length), maxTokens)) low = mid
+    else high = mid - 1
+  }
+  return render(items.slice(0, low), low < items.length)
+}

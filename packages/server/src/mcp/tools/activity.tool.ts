@@ -1,0 +1,103 @@
+import Type from 'typebox'
+import { ACTIVITY_VERBS } from '../../db/tables/activity.table.ts'
+import { activityReferences, listActivity } from '../../graph/activity/activity.queries.ts'
+import { createdPosition } from '../../graph/keyset.ts'
+import { bindingOf, readCursor } from '../../http/paging.ts'
+import { requireVisible } from '../../http/require-visible.ts'
+import { sourceLine } from '../markdown.ts'
+import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
+import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
+import { Cursor, MaxTokens, Ref } from './tool-schemas.ts'
+
+type ActivityArgs = {
+  project_id?: string
+  resource_id?: string
+  actor_id?: string
+  since?: string
+  verbs?: (typeof ACTIVITY_VERBS)[number][]
+  limit?: number
+  cursor?: string
+  max_tokens?: number
+}
+
+/**
+ * `activity`: what happened, newest first, from the same stream as `GET /v1/activity`: an entry
+ * appears only when the caller may open its subject and everything it mentions now.
+ */
+export const activityTool: ToolDefinition<ActivityArgs> = {
+  name: 'activity',
+  title: 'Recent activity',
+  description: 'What happened recently, newest first; filter by project, resource, actor or time.',
+  anyOfScopes: ['activity:read'],
+  annotations: READ_ONLY,
+  input: Type.Object(
+    {
+      project_id: Type.Optional(Type.String({ maxLength: 100 })),
+      resource_id: Type.Optional(Type.String({ maxLength: 100 })),
+      actor_id: Type.Optional(Type.String({ maxLength: 100 })),
+      since: Type.Optional(Type.String({ format: 'date-time' })),
+      verbs: Type.Optional(Type.Array(Type.Enum([...ACTIVITY_VERBS]), { uniqueItems: true })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
+      cursor: Cursor,
+      max_tokens: MaxTokens,
+    },
+    { additionalProperties: false },
+  ),
+  output: Type.Object({
+    entries: Type.Array(Type.Object({ ...Ref.properties, verb: Type.String(), at: Type.String() })),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+  }),
+  async run(session, args) {
+    const { deps, caller } = session
+    try {
+      const { limit = 20, cursor, max_tokens, ...filters } = args
+      await requireVisible(deps.db, caller.visibility, activityReferences(filters))
+      const binding = bindingOf(caller.credential.id, 'mcp:activity', {}, filters)
+      const after = readCursor(deps.cursors, cursor, binding)
+      const { visibility, readableTypes } = caller
+      const rows = await listActivity(deps.db, visibility, readableTypes, filters, after, limit)
+      const page = rows.slice(0, limit)
+      const ws = caller.principal.workspaceId
+      const entries = page.map((row) => {
+        // Cite the subject when the token may read it; otherwise the entry itself.
+        const subject = row.subject_title !== null
+        return {
+          id: row.id,
+          type: 'activity',
+          title: `${row.verb.replace('.', ' ')}${subject ? `: ${row.subject_title}` : ''}`,
+          url: subject
+            ? deps.urls.resource(ws, row.subject_type, row.subject_id).url
+            : deps.urls.resource(ws, 'activity', row.id).url,
+          verb: row.verb,
+          subject_title: row.subject_title,
+          at: row.created_at.toISOString(),
+          actor_id: row.actor_visible ? row.actor_id : null,
+          position: createdPosition(row),
+        }
+      })
+      const answer = packItems(entries, max_tokens ?? TOOL_BUDGET.default, (shown, cut) => {
+        const last = shown.at(-1)
+        const next =
+          (cut || rows.length > limit) && last ? deps.cursors.encode(last.position, binding) : null
+        const lines = [`# Activity (${shown.length} shown)`]
+        for (const [i, entry] of shown.entries()) {
+          const by = entry.actor_id ? [`by ${entry.actor_id}`] : []
+          const label = entry.subject_title ?? entry.verb
+          lines.push(sourceLine(i + 1, label, entry.url, [entry.verb, entry.at, ...by]))
+        }
+        if (shown.length === 0) lines.push('No activity matches.')
+        if (next) lines.push('', `More: call activity again with cursor "${next}".`)
+        return {
+          markdown: lines.join('\n'),
+          structured: {
+            entries: shown.map(({ position: _, subject_title: __, ...entry }) => entry),
+            next_cursor: next,
+          },
+        }
+      })
+      return toolResult(answer)
+    } catch (error) {
+      return toolError(error)
+    }
+  },
+}

@@ -1,0 +1,158 @@
+import type { Scope } from '../../access/scopes.ts'
+import { listCanvases } from '../../graph/canvases/canvases.queries.ts'
+import { createdPosition } from '../../graph/keyset.ts'
+import { listOkrs } from '../../graph/okrs/okrs.queries.ts'
+import { listPeople, listTeams, namePosition } from '../../graph/people/people.queries.ts'
+import { listProjects } from '../../graph/projects/projects.queries.ts'
+import { listTasks } from '../../graph/tasks/tasks.queries.ts'
+import type { Reference } from '../../http/require-visible.ts'
+import type { CursorPosition } from '../../lib/cursor.ts'
+import type { McpSession } from '../mcp-session.ts'
+
+/** The filters the `list` tool takes; each type reads the ones that apply to it. */
+export type ListFilters = {
+  project_id?: string
+  assignee_id?: string
+  team_id?: string
+  status?: string[]
+}
+
+/** One row of a list as the tool shows it: a cited item and a few facts. */
+export interface ListItem {
+  id: string
+  type: string
+  title: string
+  url: string
+  facts: Record<string, string | number | null>
+  position: CursorPosition
+}
+
+/** How the `list` tool reads one type: the same queries as its `/v1` list, newest or by name. */
+export interface ListSource {
+  scope: Scope
+  /** Ids among the filters, checked to be visible (a hidden id is an unknown id). */
+  references(filters: ListFilters): Reference[]
+  load(
+    session: McpSession,
+    filters: ListFilters,
+    after: CursorPosition | null,
+    limit: number,
+  ): Promise<ListItem[]>
+}
+
+const url = (session: McpSession, type: string, id: string) =>
+  session.deps.urls.resource(session.caller.principal.workspaceId, type, id).url
+
+/** Every type the `list` tool reads. */
+export const LIST_SOURCES = {
+  project: {
+    scope: 'project:read',
+    references: () => [],
+    async load(session, filters, after, limit) {
+      const { db } = session.deps
+      const rows = await listProjects(db, session.caller.visibility, filters, after, limit)
+      return rows.map((row) => ({
+        id: row.id,
+        type: 'project',
+        title: row.name,
+        url: url(session, 'project', row.id),
+        facts: { status: row.status },
+        position: createdPosition(row),
+      }))
+    },
+  },
+  task: {
+    scope: 'task:read',
+    references: (f) => [
+      ['/project_id', 'project', f.project_id],
+      ['/assignee_id', 'person', f.assignee_id],
+    ],
+    async load(session, filters, after, limit) {
+      const { db } = session.deps
+      const rows = await listTasks(db, session.caller.visibility, filters, after, limit)
+      return rows.map((row) => ({
+        id: row.id,
+        type: 'task',
+        title: row.title,
+        url: url(session, 'task', row.id),
+        facts: { status: row.status, due: row.due, assignee_id: row.assignee_id },
+        position: createdPosition(row),
+      }))
+    },
+  },
+  canvas: {
+    scope: 'canvas:read',
+    references: (f) => [['/project_id', 'project', f.project_id]],
+    async load(session, filters, after, limit) {
+      const { visibility, readableTypes } = session.caller
+      const rows = await listCanvases(
+        session.deps.db,
+        visibility,
+        readableTypes,
+        filters,
+        after,
+        limit,
+      )
+      return rows.map((row) => ({
+        id: row.id,
+        type: 'canvas',
+        title: row.title,
+        url: url(session, 'canvas', row.id),
+        facts: { project_id: row.project_id },
+        position: createdPosition(row),
+      }))
+    },
+  },
+  okr: {
+    scope: 'okr:read',
+    references: (f) => [
+      ['/project_id', 'project', f.project_id],
+      ['/team_id', 'team', f.team_id],
+    ],
+    async load(session, filters, after, limit) {
+      const rows = await listOkrs(session.deps.db, session.caller.visibility, filters, after, limit)
+      return rows.map((row) => ({
+        id: row.id,
+        type: 'okr',
+        title: row.title,
+        url: url(session, 'okr', row.id),
+        facts: { session: row.session },
+        position: createdPosition(row),
+      }))
+    },
+  },
+  person: {
+    scope: 'people:read',
+    references: (f) => [['/team_id', 'team', f.team_id]],
+    async load(session, filters, after, limit) {
+      const { db } = session.deps
+      const rows = await listPeople(db, session.caller.visibility, filters, after, limit)
+      return rows.map((row) => ({
+        id: row.id,
+        type: 'person',
+        title: row.name,
+        url: url(session, 'person', row.id),
+        facts: { role: row.role },
+        position: namePosition(row),
+      }))
+    },
+  },
+  team: {
+    scope: 'people:read',
+    references: () => [],
+    async load(session, _filters, after, limit) {
+      const rows = await listTeams(session.deps.db, session.caller.visibility, {}, after, limit)
+      return rows.map((row) => ({
+        id: row.id,
+        type: 'team',
+        title: row.name,
+        url: url(session, 'team', row.id),
+        facts: {},
+        position: namePosition(row),
+      }))
+    },
+  },
+} satisfies Record<string, ListSource>
+
+/** A type the `list` tool reads. */
+export type ListType = keyof typeof LIST_SOURCES

@@ -1,0 +1,113 @@
+import Type from 'typebox'
+import { PROJECT_STATUSES } from '../../graph/projects/projects.schemas.ts'
+import { TASK_STATUSES } from '../../graph/tasks/tasks.schemas.ts'
+import { bindingOf, readCursor } from '../../http/paging.ts'
+import { ProblemError } from '../../http/problem-catalogue.ts'
+import { requireVisible } from '../../http/require-visible.ts'
+import { sourceLine } from '../markdown.ts'
+import type { McpSession } from '../mcp-session.ts'
+import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
+import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
+import { LIST_SOURCES, type ListFilters, type ListItem, type ListType } from './list-sources.ts'
+import { Cursor, MaxTokens, Ref } from './tool-schemas.ts'
+
+type ListArgs = ListFilters & {
+  type: ListType
+  limit?: number
+  cursor?: string
+  max_tokens?: number
+}
+
+const TYPES = Object.keys(LIST_SOURCES) as ListType[]
+
+/**
+ * `list`: one type's items the caller may open, newest first (people and teams by name), with
+ * the filters of its `/v1` list and a cursor. Rows are compact (title, URL, a few facts); `fetch`
+ * gives any of them in full.
+ */
+export const listTool: ToolDefinition<ListArgs> = {
+  name: 'list',
+  title: 'List items',
+  description:
+    'List projects, tasks, canvases, OKRs, people or teams you can open, with filters and paging.',
+  anyOfScopes: [...new Set(Object.values(LIST_SOURCES).map((source) => source.scope))],
+  annotations: READ_ONLY,
+  input: Type.Object(
+    {
+      type: Type.Enum(TYPES),
+      project_id: Type.Optional(Type.String({ maxLength: 100 })),
+      assignee_id: Type.Optional(
+        Type.String({ maxLength: 100, description: 'A person id, or "me". Tasks only.' }),
+      ),
+      team_id: Type.Optional(Type.String({ maxLength: 100 })),
+      status: Type.Optional(
+        Type.Array(Type.Enum([...new Set([...TASK_STATUSES, ...PROJECT_STATUSES])]), {
+          uniqueItems: true,
+          description: 'Task or project statuses.',
+        }),
+      ),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
+      cursor: Cursor,
+      max_tokens: MaxTokens,
+    },
+    { additionalProperties: false },
+  ),
+  output: Type.Object({
+    type: Type.String(),
+    items: Type.Array(Type.Object({ ...Ref.properties, facts: Type.Object({}) })),
+    next_cursor: Type.Union([Type.String(), Type.Null()]),
+  }),
+  async run(session, args) {
+    try {
+      return toolResult(await listItems(session, args))
+    } catch (error) {
+      return toolError(error)
+    }
+  },
+}
+
+async function listItems(session: McpSession, args: ListArgs) {
+  const { deps, caller } = session
+  const source = LIST_SOURCES[args.type]
+  if (!caller.credential.scopes.has(source.scope)) {
+    throw new ProblemError('insufficient_scope', `Listing ${args.type} needs ${source.scope}.`, {
+      required_scopes: [source.scope],
+    })
+  }
+  const filters: ListFilters = {
+    ...(args.project_id ? { project_id: args.project_id } : {}),
+    ...(args.assignee_id
+      ? { assignee_id: args.assignee_id === 'me' ? caller.principal.actorId : args.assignee_id }
+      : {}),
+    ...(args.team_id ? { team_id: args.team_id } : {}),
+    ...(args.status ? { status: args.status } : {}),
+  }
+  await requireVisible(deps.db, caller.visibility, source.references(filters))
+  const binding = bindingOf(caller.credential.id, `mcp:list:${args.type}`, {}, filters)
+  const after = readCursor(deps.cursors, args.cursor, binding)
+  const limit = args.limit ?? 20
+  const rows = await source.load(session, filters, after, limit)
+  const page = rows.slice(0, limit)
+  const cursorAfter = (item: ListItem | undefined) =>
+    item ? deps.cursors.encode(item.position, binding) : null
+  return packItems(page, args.max_tokens ?? TOOL_BUDGET.default, (shown, cut) => {
+    const next = cut || rows.length > limit ? cursorAfter(shown.at(-1)) : null
+    const lines = [`# ${args.type} list (${shown.length} shown)`]
+    for (const [i, item] of shown.entries()) {
+      const facts = Object.entries(item.facts)
+        .filter(([, value]) => value !== null && value !== undefined)
+        .map(([name, value]) => `${name} ${value}`)
+      lines.push(sourceLine(i + 1, item.title, item.url, [item.id, ...facts]))
+    }
+    if (shown.length === 0) lines.push('Nothing to show.')
+    if (next) lines.push('', `More: call list again with cursor "${next}".`)
+    return {
+      markdown: lines.join('\n'),
+      structured: {
+        type: args.type,
+        items: shown.map(({ position: _, ...item }) => item),
+        next_cursor: next,
+      },
+    }
+  })
+}

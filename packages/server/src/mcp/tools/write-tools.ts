@@ -1,0 +1,153 @@
+import Type, { type Static } from 'typebox'
+import { createComment } from '../../graph/comments/comments.commands.ts'
+import { CreateCommentBody } from '../../graph/comments/comments.schemas.ts'
+import { createCheckin } from '../../graph/okrs/checkins.commands.ts'
+import { CreateCheckinBody } from '../../graph/okrs/okr-parts.schemas.ts'
+import { completeTask, createTask } from '../../graph/tasks/tasks.commands.ts'
+import { CreateTaskBody } from '../../graph/tasks/tasks.schemas.ts'
+import { data, link } from '../markdown.ts'
+import { mcpWrite } from '../mcp-write.ts'
+import { ADDITIVE, IDEMPOTENT_WRITE, type ToolDefinition } from '../tool-definition.ts'
+import { IdempotencyKey, Ref } from './tool-schemas.ts'
+
+type Keyed<T> = T & { idempotency_key?: string }
+
+/** Splits the retry key off a write tool's arguments: the rest is the command's input. */
+function withoutKey<T extends { idempotency_key?: string }>(args: T) {
+  const { idempotency_key, ...input } = args
+  return { idempotencyKey: idempotency_key, input }
+}
+
+const Written = (extra: Parameters<typeof Type.Object>[0]) =>
+  Type.Object({ ...Ref.properties, ...extra, replayed: Type.Boolean() })
+
+const replayNote = (replayed: boolean) =>
+  replayed ? ' (a retry: this idempotency key already did it; nothing was written twice)' : ''
+
+/** `create_task`: `POST /v1/tasks` as a tool. */
+export const createTaskTool: ToolDefinition<Keyed<Static<typeof CreateTaskBody>>> = {
+  name: 'create_task',
+  title: 'Create a task',
+  description: 'Create a task in a project you can open. Returns the task with its URL.',
+  anyOfScopes: ['task:write'],
+  annotations: ADDITIVE,
+  input: Type.Object(
+    { ...CreateTaskBody.properties, idempotency_key: IdempotencyKey },
+    { additionalProperties: false },
+  ),
+  output: Written({ status: Type.String(), due: Type.Union([Type.String(), Type.Null()]) }),
+  run(session, args) {
+    const { idempotencyKey, input } = withoutKey(args)
+    return mcpWrite(session, {
+      tool: 'create_task',
+      input,
+      idempotencyKey,
+      command: async (w) => ({ status: 201, body: await createTask(w, input) }),
+      render: (task, replayed) => ({
+        markdown: `Created task ${link(String(task.title), String(task.url))} (${task.id}), status ${task.status}${task.due ? `, due ${task.due}` : ''}${replayNote(replayed)}.`,
+        structured: pick(task, ['id', 'type', 'title', 'url', 'status', 'due'], replayed),
+      }),
+    })
+  },
+}
+
+/** `complete_task`: `POST /v1/tasks/:id/complete` as a tool; completing a done task is a no-op. */
+export const completeTaskTool: ToolDefinition<Keyed<{ task_id: string }>> = {
+  name: 'complete_task',
+  title: 'Complete a task',
+  description: 'Mark a task done. Completing a task that is already done changes nothing.',
+  anyOfScopes: ['task:write'],
+  annotations: IDEMPOTENT_WRITE,
+  input: Type.Object(
+    { task_id: Type.String({ maxLength: 100 }), idempotency_key: IdempotencyKey },
+    { additionalProperties: false },
+  ),
+  output: Written({ status: Type.String() }),
+  run(session, args) {
+    const { idempotencyKey, input } = withoutKey(args)
+    return mcpWrite(session, {
+      tool: 'complete_task',
+      input,
+      idempotencyKey,
+      command: async (w) => ({ status: 200, body: await completeTask(w, input.task_id) }),
+      render: (task, replayed) => ({
+        markdown: `Task ${link(String(task.title), String(task.url))} (${task.id}) is done${replayNote(replayed)}.`,
+        structured: pick(task, ['id', 'type', 'title', 'url', 'status'], replayed),
+      }),
+    })
+  },
+}
+
+/** `add_comment`: `POST /v1/comments` as a tool. */
+export const addCommentTool: ToolDefinition<Keyed<Static<typeof CreateCommentBody>>> = {
+  name: 'add_comment',
+  title: 'Add a comment',
+  description: 'Comment on a project, canvas, task or OKR you can open (Markdown body).',
+  anyOfScopes: ['comment:write'],
+  annotations: ADDITIVE,
+  input: Type.Object(
+    { ...CreateCommentBody.properties, idempotency_key: IdempotencyKey },
+    { additionalProperties: false },
+  ),
+  output: Written({ resource_id: Type.String() }),
+  run(session, args) {
+    const { idempotencyKey, input } = withoutKey(args)
+    return mcpWrite(session, {
+      tool: 'add_comment',
+      input,
+      idempotencyKey,
+      command: async (w) => ({ status: 201, body: await createComment(w, input) }),
+      render: (comment, replayed) => ({
+        markdown: `Added comment ${link(String(comment.id), String(comment.url))} on ${comment.resource_id}${replayNote(replayed)}: ${data(String(comment.body))}`,
+        structured: {
+          ...pick(comment, ['id', 'type', 'url', 'resource_id'], replayed),
+          title: `Comment on ${comment.resource_id}`,
+        },
+      }),
+    })
+  },
+}
+
+/** `okr_checkin`: `POST /v1/okr/checkins` as a tool. */
+export const okrCheckinTool: ToolDefinition<Keyed<Static<typeof CreateCheckinBody>>> = {
+  name: 'okr_checkin',
+  title: 'Log an OKR check-in',
+  description: "Record a key result's new current value, with an optional confidence and note.",
+  anyOfScopes: ['okr:checkin'],
+  annotations: ADDITIVE,
+  input: Type.Object(
+    { ...CreateCheckinBody.properties, idempotency_key: IdempotencyKey },
+    { additionalProperties: false },
+  ),
+  output: Written({ value: Type.Number(), progress: Type.Number() }),
+  run(session, args) {
+    const { idempotencyKey, input } = withoutKey(args)
+    return mcpWrite(session, {
+      tool: 'okr_checkin',
+      input,
+      idempotencyKey,
+      command: async (w) => ({ status: 201, body: await createCheckin(w, input) }),
+      render: (checkin, replayed) => {
+        const kr = checkin.key_result as Record<string, unknown>
+        const progress = Number(kr.progress)
+        return {
+          markdown: `Checked in ${checkin.value} ${kr.unit} on key result ${link(String(kr.title), String(kr.url))} (target ${kr.target}; ${Math.round(progress * 100)} % of the way)${replayNote(replayed)}.`,
+          structured: {
+            ...pick(checkin, ['id', 'type', 'url', 'value'], replayed),
+            title: String(kr.title),
+            progress,
+          },
+        }
+      },
+    })
+  },
+}
+
+// The named fields of a record, and whether the answer is a replay.
+function pick(
+  record: Record<string, unknown>,
+  fields: string[],
+  replayed: boolean,
+): Record<string, unknown> {
+  return { ...Object.fromEntries(fields.map((f) => [f, record[f] ?? null])), replayed }
+}
