@@ -1,9 +1,9 @@
 import Type from 'typebox'
+import type { Scope } from '../../access/scopes.ts'
 import { listPeople, listTeams } from '../../graph/people/people.queries.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
 import { findWorkspace } from '../../graph/workspace/workspace.queries.ts'
 import { link, sourceLine } from '../markdown.ts'
-import type { McpSession } from '../mcp-session.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { packItems, TOOL_BUDGET, toolResult } from '../tool-result.ts'
 import { MaxTokens, Ref } from './tool-schemas.ts'
@@ -38,7 +38,7 @@ export const workspaceTool: ToolDefinition<{ max_tokens?: number }> = {
   async run(session, args) {
     const { deps, caller } = session
     const { visibility, principal, credential } = caller
-    const may = (scope: Parameters<typeof credential.scopes.has>[0]) => credential.scopes.has(scope)
+    const may = (scope: Scope) => credential.scopes.has(scope)
     const workspace = may('workspace:read')
       ? (await findWorkspace(deps.db, visibility)).workspace
       : null
