@@ -3,6 +3,7 @@ import { DataDirLockedError } from '../db/embedded-lock.ts'
 import { type CliIO, UsageError } from './cli-io.ts'
 import { demoCommand } from './demo.command.ts'
 import { importCommand } from './import.command.ts'
+import { mcpCommand } from './mcp.command.ts'
 import { migrateCommand } from './migrate.command.ts'
 import { oauthClientCommand } from './oauth-client.command.ts'
 import { serveCommand } from './serve.command.ts'
@@ -21,6 +22,7 @@ Usage:
                     [--confidential] [--workspace wsp_…] [--json] [--data DIR | --database-url URL]
   workgraph user set-password --email EMAIL [--workspace wsp_…] [--data DIR | --database-url URL]
                     (reads the password from standard input)
+  workgraph mcp     (MCP over stdio, relayed to WORKGRAPH_URL with WORKGRAPH_API_KEY)
 
 Without --database-url (or DATABASE_URL) the embedded database in --data (default ./.workgraph)
 is used. Every setting is described in docs/configuration.md.
@@ -34,6 +36,7 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   worker: workerCommand,
   'oauth-client': oauthClientCommand,
   user: userCommand,
+  mcp: mcpCommand,
 }
 
 /** Runs one CLI command and returns its exit status: 0 success, 1 failure, 2 usage error. */

@@ -1,11 +1,11 @@
 import { Readable } from 'node:stream'
-import { originValidation } from '@modelcontextprotocol/fastify'
 import { toWebRequest } from '@modelcontextprotocol/node'
-import { createMcpHandler } from '@modelcontextprotocol/server'
+import { createMcpHandler, validateOriginHeader } from '@modelcontextprotocol/server'
 import type { FastifyPluginAsync, FastifyReply } from 'fastify'
 import { SCOPES, type Scope } from '../access/scopes.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { authenticated } from '../http/authentication.ts'
+import { ProblemError } from '../http/problem-catalogue.ts'
 import { buildMcpServer } from './mcp-server.ts'
 import type { McpSession } from './mcp-session.ts'
 
@@ -36,7 +36,12 @@ export function mcpRoutes(deps: AppDeps): FastifyPluginAsync {
       url: MCP_PATH,
       schema: { hide: true },
       config: { scopes: { anyOf: Object.keys(SCOPES) as Scope[] } },
-      onRequest: originValidation(origins),
+      // The SDK's own check (the one its Fastify adapter wraps), answered as a problem like
+      // every other refusal of this service.
+      onRequest: async (request) => {
+        const checked = validateOriginHeader(request.headers.origin, origins)
+        if (!checked.ok) throw new ProblemError('forbidden', checked.message)
+      },
       handler: async (request, reply) => {
         const caller = authenticated(request)
         const userAgent = request.headers['user-agent']

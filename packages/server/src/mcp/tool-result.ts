@@ -2,8 +2,11 @@ import type { CallToolResult } from '@modelcontextprotocol/server'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { countTokens } from '../lib/token-budget.ts'
 
-/** The default and the bounds of a tool's `max_tokens` (docs/mcp.md, "Budgets"). */
-export const TOOL_BUDGET = { default: 2000, minimum: 100, maximum: 20_000 } as const
+/**
+ * The default and the bounds of a tool's `max_tokens` (docs/mcp.md, "Budgets"). The minimum holds
+ * one item and the cursor to the next in both faces of an answer, so paging always progresses.
+ */
+export const TOOL_BUDGET = { default: 2000, minimum: 300, maximum: 20_000 } as const
 
 /** What a tool answers: Markdown for the model, and the same facts as typed data. */
 export interface ToolAnswer {
