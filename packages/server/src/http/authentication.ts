@@ -17,6 +17,11 @@ declare module 'fastify' {
     scopes?: ScopeRequirement
     /** The route needs no token (health checks, the OpenAPI document). */
     public?: boolean
+    /**
+     * Scopes a client should ask for when it has no token yet, named in the 401 challenge
+     * (`scope="…"`); an OAuth client then requests these instead of every scope there is.
+     */
+    challengeScopes?: readonly Scope[]
   }
   interface FastifyRequest {
     /** Set by the authentication hook on every non-public route. */
@@ -56,11 +61,12 @@ export function installAuthentication(app: FastifyInstance, deps: Authentication
     if (config.public || !config.scopes) return // public, or no route matched (the 404 handler answers)
     const header = request.headers.authorization
     if (!header) {
+      const scope = config.challengeScopes ? `, scope="${config.challengeScopes.join(' ')}"` : ''
       throw new ProblemError(
         'unauthenticated',
         'Send a token in the Authorization header: "Bearer <token>".',
         {
-          headers: { 'www-authenticate': `Bearer ${deps.challenge}` },
+          headers: { 'www-authenticate': `Bearer ${deps.challenge}${scope}` },
         },
       )
     }

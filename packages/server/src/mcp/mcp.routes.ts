@@ -8,11 +8,15 @@ import { authenticated } from '../http/authentication.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { buildMcpServer } from './mcp-server.ts'
 import type { McpSession } from './mcp-session.ts'
+import { TOOLS } from './tools/index.ts'
 
 /** The path of the MCP endpoint (docs/mcp.md). */
 export const MCP_PATH = '/mcp'
 
 const SERVER_VERSION = '1.0.0'
+
+// What a client without a token is told to ask for: the scopes of the tools, nothing more.
+const TOOL_SCOPES = [...new Set(TOOLS.flatMap((tool) => tool.anyOfScopes))]
 
 /**
  * `/mcp`: the Model Context Protocol over Streamable HTTP, stateless, so any instance answers any
@@ -35,7 +39,7 @@ export function mcpRoutes(deps: AppDeps): FastifyPluginAsync {
       method: ['GET', 'POST', 'DELETE'],
       url: MCP_PATH,
       schema: { hide: true },
-      config: { scopes: { anyOf: Object.keys(SCOPES) as Scope[] } },
+      config: { scopes: { anyOf: Object.keys(SCOPES) as Scope[] }, challengeScopes: TOOL_SCOPES },
       // The SDK's own check (the one its Fastify adapter wraps), answered as a problem like
       // every other refusal of this service.
       onRequest: async (request) => {
