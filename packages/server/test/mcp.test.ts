@@ -3,6 +3,7 @@ import { after, before, describe, test } from 'node:test'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
+import { countTokens } from '../src/lib/token-budget.ts'
 import { ALL_READ_SCOPES, importOk, tokenOf, writableBundle } from './harness/bundles.ts'
 import { MAIN } from './harness/cli.ts'
 import { type CalledTool, connectMcp, GENERATIONS } from './harness/mcp-clients.ts'
@@ -267,5 +268,18 @@ test('workgraph mcp serves the same tools over stdio', async () => {
     assert.match(text(result), /You act as Alice/)
   } finally {
     await stdio.close()
+  }
+})
+
+test('the tool definitions of a token that may do everything take at most 3,000 tokens', async () => {
+  const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
+  try {
+    const tools = await mcp.listTools()
+    const tokens = countTokens(JSON.stringify(tools))
+    console.log(`tools/list: ${tools.length} tools, ${tokens} o200k tokens`)
+    assert.ok(tools.length <= 10)
+    assert.ok(tokens <= 3000, `${tokens} tokens`)
+  } finally {
+    await mcp.close()
   }
 })

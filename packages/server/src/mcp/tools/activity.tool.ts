@@ -7,7 +7,7 @@ import { requireVisible } from '../../http/require-visible.ts'
 import { sourceLine } from '../markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
-import { Cursor, MaxTokens, Ref } from './tool-schemas.ts'
+import { Cursor, MaxTokens, NextCursor, Ref } from './tool-schemas.ts'
 
 type ActivityArgs = {
   project_id?: string
@@ -43,10 +43,7 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
     },
     { additionalProperties: false },
   ),
-  output: Type.Object({
-    entries: Type.Array(Type.Object({ ...Ref.properties, verb: Type.String(), at: Type.String() })),
-    next_cursor: Type.Union([Type.String(), Type.Null()]),
-  }),
+  output: Type.Object({ entries: Type.Array(Ref), next_cursor: NextCursor }),
   async run(session, args) {
     const { deps, caller } = session
     try {

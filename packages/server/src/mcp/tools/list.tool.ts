@@ -9,7 +9,7 @@ import type { McpSession } from '../mcp-session.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
 import { LIST_SOURCES, type ListFilters, type ListItem, type ListType } from './list-sources.ts'
-import { Cursor, MaxTokens, Ref } from './tool-schemas.ts'
+import { Cursor, MaxTokens, NextCursor, Ref } from './tool-schemas.ts'
 
 type ListArgs = ListFilters & {
   type: ListType
@@ -52,11 +52,7 @@ export const listTool: ToolDefinition<ListArgs> = {
     },
     { additionalProperties: false },
   ),
-  output: Type.Object({
-    type: Type.String(),
-    items: Type.Array(Type.Object({ ...Ref.properties, facts: Type.Object({}) })),
-    next_cursor: Type.Union([Type.String(), Type.Null()]),
-  }),
+  output: Type.Object({ items: Type.Array(Ref), next_cursor: NextCursor }),
   async run(session, args) {
     try {
       return toolResult(await listItems(session, args))

@@ -1,4 +1,4 @@
-import Type from 'typebox'
+import Type, { type TSchema } from 'typebox'
 import { TOOL_BUDGET } from '../tool-result.ts'
 
 /** The `max_tokens` argument every tool takes. */
@@ -15,19 +15,31 @@ export const Cursor = Type.Optional(
   Type.String({ maxLength: 2000, description: 'next_cursor of the previous call.' }),
 )
 
-/** A cited item in a result: what it is and where a person opens it. */
-export const Ref = Type.Object({
-  id: Type.String(),
-  type: Type.String(),
-  title: Type.String(),
-  url: Type.String(),
-})
+/**
+ * A cited item in a result: its id and where a person opens it. Items carry more (type, title,
+ * facts); the schema declares what every item has, since each token of it is paid on every call.
+ */
+export const Ref = Type.Object({ id: Type.String(), title: Type.String(), url: Type.String() })
+
+/** A page's `next_cursor`: null on the last page. */
+export const NextCursor = Type.Union([Type.String(), Type.Null()])
+
+/**
+ * A schema without its descriptions, for a tool's arguments made from a `/v1` body: the REST
+ * reference explains each field at length, and a tool's definition is read on every turn of a
+ * model. Apply it to the whole object: its `required` list is computed when it is built.
+ */
+export function terse<T extends TSchema>(schema: T): T {
+  return JSON.parse(JSON.stringify(schema), (key, value) =>
+    key === 'description' ? undefined : value,
+  )
+}
 
 /** An `Idempotency-Key` for a write tool. */
 export const IdempotencyKey = Type.Optional(
   Type.String({
     minLength: 1,
     maxLength: 255,
-    description: 'Retrying with the same key returns the first result instead of writing twice.',
+    description: 'Retry with the same key: the first result, never a second write.',
   }),
 )

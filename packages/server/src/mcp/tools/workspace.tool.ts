@@ -24,14 +24,8 @@ export const workspaceTool: ToolDefinition<{ max_tokens?: number }> = {
   annotations: READ_ONLY,
   input: Type.Object({ max_tokens: MaxTokens }, { additionalProperties: false }),
   output: Type.Object({
-    workspace: Type.Union([Ref, Type.Null()]),
-    me: Type.Object({
-      id: Type.String(),
-      kind: Type.String(),
-      name: Type.Union([Type.String(), Type.Null()]),
-    }),
+    me: Type.Object({ id: Type.String(), kind: Type.String() }),
     scopes: Type.Array(Type.String()),
-    today: Type.String(),
     projects: Type.Array(Ref),
     teams: Type.Array(Ref),
   }),

@@ -1,4 +1,4 @@
-import Type, { type Static } from 'typebox'
+import Type, { type Static, type TObject, type TSchema } from 'typebox'
 import { createComment } from '../../graph/comments/comments.commands.ts'
 import { CreateCommentBody } from '../../graph/comments/comments.schemas.ts'
 import { createCheckin } from '../../graph/okrs/checkins.commands.ts'
@@ -8,9 +8,15 @@ import { CreateTaskBody } from '../../graph/tasks/tasks.schemas.ts'
 import { data, link } from '../markdown.ts'
 import { mcpWrite } from '../mcp-write.ts'
 import { ADDITIVE, IDEMPOTENT_WRITE, type ToolDefinition } from '../tool-definition.ts'
-import { IdempotencyKey, Ref } from './tool-schemas.ts'
+import { IdempotencyKey, Ref, terse } from './tool-schemas.ts'
 
 type Keyed<T> = T & { idempotency_key?: string }
+
+/** A `/v1` write body as a tool's arguments: terse, with the retry key beside its fields. */
+function keyed(body: TObject): TSchema {
+  const input = terse(body)
+  return { ...input, properties: { ...input.properties, idempotency_key: IdempotencyKey } }
+}
 
 /** Splits the retry key off a write tool's arguments: the rest is the command's input. */
 function withoutKey<T extends { idempotency_key?: string }>(args: T) {
@@ -18,8 +24,7 @@ function withoutKey<T extends { idempotency_key?: string }>(args: T) {
   return { idempotencyKey: idempotency_key, input }
 }
 
-const Written = (extra: Parameters<typeof Type.Object>[0]) =>
-  Type.Object({ ...Ref.properties, ...extra, replayed: Type.Boolean() })
+const Written = Type.Object({ ...Ref.properties, replayed: Type.Boolean() })
 
 const replayNote = (replayed: boolean) =>
   replayed ? ' (a retry: this idempotency key already did it; nothing was written twice)' : ''
@@ -28,14 +33,13 @@ const replayNote = (replayed: boolean) =>
 export const createTaskTool: ToolDefinition<Keyed<Static<typeof CreateTaskBody>>> = {
   name: 'create_task',
   title: 'Create a task',
-  description: 'Create a task in a project you can open. Returns the task with its URL.',
+  description:
+    'Create a task (status todo unless given; due as YYYY-MM-DD). A subtask takes its parent’s ' +
+    'project. Without a project, only you and the assignee can open it.',
   anyOfScopes: ['task:write'],
   annotations: ADDITIVE,
-  input: Type.Object(
-    { ...CreateTaskBody.properties, idempotency_key: IdempotencyKey },
-    { additionalProperties: false },
-  ),
-  output: Written({ status: Type.String(), due: Type.Union([Type.String(), Type.Null()]) }),
+  input: keyed(CreateTaskBody),
+  output: Written,
   run(session, args) {
     const { idempotencyKey, input } = withoutKey(args)
     return mcpWrite(session, {
@@ -62,7 +66,7 @@ export const completeTaskTool: ToolDefinition<Keyed<{ task_id: string }>> = {
     { task_id: Type.String({ maxLength: 100 }), idempotency_key: IdempotencyKey },
     { additionalProperties: false },
   ),
-  output: Written({ status: Type.String() }),
+  output: Written,
   run(session, args) {
     const { idempotencyKey, input } = withoutKey(args)
     return mcpWrite(session, {
@@ -82,14 +86,12 @@ export const completeTaskTool: ToolDefinition<Keyed<{ task_id: string }>> = {
 export const addCommentTool: ToolDefinition<Keyed<Static<typeof CreateCommentBody>>> = {
   name: 'add_comment',
   title: 'Add a comment',
-  description: 'Comment on a project, canvas, task or OKR you can open (Markdown body).',
+  description:
+    'Comment on a project, canvas, task or OKR you can open (Markdown body); parent_id replies.',
   anyOfScopes: ['comment:write'],
   annotations: ADDITIVE,
-  input: Type.Object(
-    { ...CreateCommentBody.properties, idempotency_key: IdempotencyKey },
-    { additionalProperties: false },
-  ),
-  output: Written({ resource_id: Type.String() }),
+  input: keyed(CreateCommentBody),
+  output: Written,
   run(session, args) {
     const { idempotencyKey, input } = withoutKey(args)
     return mcpWrite(session, {
@@ -112,14 +114,12 @@ export const addCommentTool: ToolDefinition<Keyed<Static<typeof CreateCommentBod
 export const okrCheckinTool: ToolDefinition<Keyed<Static<typeof CreateCheckinBody>>> = {
   name: 'okr_checkin',
   title: 'Log an OKR check-in',
-  description: "Record a key result's new current value, with an optional confidence and note.",
+  description:
+    "Record a key result's new current value, with an optional confidence (0–1) and note.",
   anyOfScopes: ['okr:checkin'],
   annotations: ADDITIVE,
-  input: Type.Object(
-    { ...CreateCheckinBody.properties, idempotency_key: IdempotencyKey },
-    { additionalProperties: false },
-  ),
-  output: Written({ value: Type.Number(), progress: Type.Number() }),
+  input: keyed(CreateCheckinBody),
+  output: Written,
   run(session, args) {
     const { idempotencyKey, input } = withoutKey(args)
     return mcpWrite(session, {
