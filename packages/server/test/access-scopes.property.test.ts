@@ -5,6 +5,7 @@ import type { Bundle } from '../src/bundle/bundle.schema.ts'
 import { ALL_READ_SCOPES, importOk } from './harness/bundles.ts'
 import { searchAll } from './harness/check-search.ts'
 import { markBundle, markersIn, typeOfKey, typesOfScopes } from './harness/marked-world.ts'
+import { callToolInProcess, toolNamesInProcess } from './harness/mcp-inject.ts'
 import { World } from './harness/oracle.ts'
 import { PROPERTY_RUNS, PROPERTY_SETTINGS } from './harness/property-settings.ts'
 import { allPages, client, startTestApp, type TestApp } from './harness/test-app.ts'
@@ -117,5 +118,29 @@ async function everythingSeenBy(
     const summary = await api.get(`/v1/resources/${id}/summary?max_tokens=4000`)
     if (summary.status === 200) answers.push([`summary of ${key}`, summary.body])
   }
+  answers.push(...(await everythingMcpShows(token)))
+  return answers
+}
+
+const LIST_TYPES = ['project', 'task', 'canvas', 'okr', 'person', 'team']
+
+// Every MCP read tool's answers (Markdown and data alike) for the token: every page of every list.
+async function everythingMcpShows(token: string): Promise<[string, string][]> {
+  const answers: [string, string][] = []
+  const offered = new Set(await toolNamesInProcess(t.app, token))
+  const call = async (name: string, args: Record<string, unknown>) => {
+    const result = await callToolInProcess(t.app, token, name, args)
+    answers.push([`mcp ${name} ${JSON.stringify(args)}`, JSON.stringify(result)])
+    return result
+  }
+  if (offered.has('workspace')) await call('workspace', {})
+  for (const type of offered.has('list') ? LIST_TYPES : []) {
+    let cursor: string | undefined
+    do {
+      const page = await call('list', { type, limit: 50, ...(cursor ? { cursor } : {}) })
+      cursor = (page.structuredContent?.next_cursor as string | null | undefined) ?? undefined
+    } while (cursor)
+  }
+  if (offered.has('activity')) await call('activity', { limit: 50, max_tokens: 20_000 })
   return answers
 }

@@ -81,7 +81,7 @@ for (const generation of GENERATIONS) {
       const expectations: [string, string[]][] = [
         ['alice-key', [...READ_TOOLS, ...WRITE_TOOLS]],
         ['reader', READ_TOOLS],
-        ['tasks-only', ['list', 'create_task', 'complete_task']],
+        ['tasks-only', ['workspace', 'list', 'create_task', 'complete_task']],
       ]
       for (const [key, expected] of expectations) {
         const mcp = await connectMcp(generation, mcpUrl, tokenOf(ws, key))

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import type { Scope } from '../../access/scopes.ts'
+import { SCOPES, type Scope } from '../../access/scopes.ts'
 import { listPeople, listTeams } from '../../graph/people/people.queries.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
 import { findWorkspace } from '../../graph/workspace/workspace.queries.ts'
@@ -12,15 +12,16 @@ const MAX_LISTED = 50
 
 /**
  * `workspace`: who the token acts as, its scopes, and the projects and teams it belongs to, in one
- * call, so an agent resolves "my" and "our" without a round of lookups. Each part appears only
- * with the scope that reads it.
+ * call, so an agent resolves "my" and "our" without a round of lookups. Any token may call it;
+ * each part beyond the token's own identity appears only with the scope that reads it.
  */
 export const workspaceTool: ToolDefinition<{ max_tokens?: number }> = {
   name: 'workspace',
   title: 'Who am I',
   description:
     'Who this token acts as, its scopes, today’s date, and the projects and teams it belongs to.',
-  anyOfScopes: ['workspace:read', 'people:read', 'project:read'],
+  // Every token may ask who it is (like OAuth's userinfo), so no token is offered no tool at all.
+  anyOfScopes: Object.keys(SCOPES) as Scope[],
   annotations: READ_ONLY,
   input: Type.Object({ max_tokens: MaxTokens }, { additionalProperties: false }),
   output: Type.Object({
