@@ -7,8 +7,9 @@ import { countTokens } from '../src/lib/token-budget.ts'
 import { ALL_READ_SCOPES, importOk, tokenOf, writableBundle } from './harness/bundles.ts'
 import { MAIN } from './harness/cli.ts'
 import { type CalledTool, connectMcp, GENERATIONS } from './harness/mcp-clients.ts'
+import { callToolInProcess } from './harness/mcp-inject.ts'
 import { type ListeningTestApp, startListeningTestApp } from './harness/oauth-flow.ts'
-import { client } from './harness/test-app.ts'
+import { client, startTestApp } from './harness/test-app.ts'
 
 let t: ListeningTestApp
 let ws: ImportResult
@@ -281,5 +282,25 @@ test('the tool definitions of a token that may do everything take at most 3,000 
     assert.ok(tokens <= 3000, `${tokens} tokens`)
   } finally {
     await mcp.close()
+  }
+})
+
+test('write tools spend the token’s write budget, as REST writes do', async () => {
+  const limited = await startTestApp({ env: { RATE_LIMIT_WRITES_PER_MINUTE: '2' } })
+  try {
+    const result = await importOk(limited.db.db, writableBundle())
+    const token = tokenOf(result, 'alice-key')
+    const project = result.ids.open as string
+    const create = (n: number) =>
+      callToolInProcess(limited.app, token, 'create_task', { title: `T${n}`, project_id: project })
+    assert.equal((await create(1)).isError, undefined)
+    assert.equal((await create(2)).isError, undefined)
+    const third = await create(3)
+    assert.equal(third.isError, true)
+    assert.match(third.content[0]?.text ?? '', /429 rate_limited[\s\S]*Retry after \d+ s/)
+    // Reads have their own budget.
+    assert.equal((await callToolInProcess(limited.app, token, 'workspace')).isError, undefined)
+  } finally {
+    await limited.close()
   }
 })
