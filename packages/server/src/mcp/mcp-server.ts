@@ -17,7 +17,9 @@ const validator = new AjvJsonSchemaValidator(jsonBodyAjv())
 /** The tools a session's token may use: a tool is listed only when the token holds its scope. */
 export function toolsFor(session: McpSession): ToolDefinition[] {
   const scopes = session.caller.credential.scopes
-  return TOOLS.filter((tool) => tool.anyOfScopes.some((scope) => scopes.has(scope)))
+  return TOOLS.filter(
+    (tool) => tool.everyToken || tool.anyOfScopes.some((scope) => scopes.has(scope)),
+  )
 }
 
 /**

@@ -12,8 +12,10 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   readonly name: string
   readonly title: string
   readonly description: string
-  /** The tool is listed when the token holds any of these. */
+  /** The tool is listed when the token holds any of these (the scopes whose data it shows). */
   readonly anyOfScopes: readonly Scope[]
+  /** Listed for every token whatever its scopes (who am I), showing only what they allow. */
+  readonly everyToken?: boolean
   readonly annotations: ToolAnnotations
   readonly input: TSchema
   readonly output: TSchema

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { SCOPES, type Scope } from '../../access/scopes.ts'
+import type { Scope } from '../../access/scopes.ts'
 import { listPeople, listTeams } from '../../graph/people/people.queries.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
 import { findWorkspace } from '../../graph/workspace/workspace.queries.ts'
@@ -20,8 +20,9 @@ export const workspaceTool: ToolDefinition<{ max_tokens?: number }> = {
   title: 'Who am I',
   description:
     'Who this token acts as, its scopes, today’s date, and the projects and teams it belongs to.',
+  anyOfScopes: ['workspace:read', 'people:read', 'project:read'],
   // Every token may ask who it is (like OAuth's userinfo), so no token is offered no tool at all.
-  anyOfScopes: Object.keys(SCOPES) as Scope[],
+  everyToken: true,
   annotations: READ_ONLY,
   input: Type.Object({ max_tokens: MaxTokens }, { additionalProperties: false }),
   output: Type.Object({
