@@ -127,6 +127,15 @@ function assertProblem(
   assert.equal(problem.status, status, what)
 }
 
+function isJsonRpcError(body: string): boolean {
+  try {
+    const message = JSON.parse(body)
+    return message.jsonrpc === '2.0' && typeof message.error?.code === 'number'
+  } catch {
+    return false
+  }
+}
+
 function checkAnswer(request: FuzzRequest, status: number, contentType: string, body: string) {
   const what = describe(request, status, body)
   assert.ok(status < 500, what)
@@ -138,6 +147,12 @@ function checkAnswer(request: FuzzRequest, status: number, contentType: string, 
         ['GET', 'HEAD', 'OPTIONS'].includes(request.method) || request.url.startsWith('/v1/search'),
         what,
       )
+    return
+  }
+  if (request.target === 'api' && request.url.startsWith('/mcp') && isJsonRpcError(body)) {
+    // Past authentication and parsing, MCP's own errors are JSON-RPC errors, as the protocol
+    // prescribes (docs/mcp.md, "Errors"); every other refusal of /mcp is a problem.
+    assert.match(contentType, /^application\/json/, what)
     return
   }
   if (request.target === 'api') return assertProblem(status, contentType, body, what, head)

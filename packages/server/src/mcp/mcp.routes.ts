@@ -36,7 +36,8 @@ export function mcpRoutes(deps: AppDeps): FastifyPluginAsync {
       (url) => new URL(url).hostname,
     )
     app.route({
-      method: ['GET', 'POST', 'DELETE'],
+      // Stateless: no session to stream from (GET) or end (DELETE); those are our 405.
+      method: 'POST',
       url: MCP_PATH,
       schema: { hide: true },
       config: { scopes: { anyOf: Object.keys(SCOPES) as Scope[] }, challengeScopes: TOOL_SCOPES },
