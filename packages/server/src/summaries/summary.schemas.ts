@@ -46,7 +46,7 @@ export const SummaryResponse = Type.Object({
 export type SummaryBody = Static<typeof SummaryResponse>
 
 /** The default `max_tokens`: every demo summary fits whole in it. */
-export const DEFAULT_SUMMARY_TOKENS = 1500
+export const DEFAULT_SUMMARY_TOKENS = 2500
 
 /** `?max_tokens=` of a summary. */
 export const SummaryQuery = Type.Object(
