@@ -42,8 +42,11 @@ export function packSummary(
   }
   const steps = lessAndLess(full)
   const fits = (body: SummaryBody) => size(body, maxTokens) <= maxTokens
-  // Each step gives up more, so the first one that fits is found by bisection (then checked).
-  let low = 0
+  // Most summaries fit whole; otherwise each step gives up more, so the first one that fits is
+  // found by bisection (then checked, walking on if need be).
+  const whole = render(header, builder, full, full, maxTokens)
+  if (fits(whole)) return serializeWithBudget(whole, JSON.stringify)
+  let low = 1
   let high = steps.length - 1
   while (low < high) {
     const mid = (low + high) >> 1

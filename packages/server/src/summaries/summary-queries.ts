@@ -102,7 +102,7 @@ function pickCondition(pick: TaskPick, today: string) {
   return sql`true`
 }
 
-/** Visible tasks of a scope, as picked; filtered in the statement, so no hidden task takes a row. */
+/** Visible tasks of a scope, as picked; filtered in the statement: no hidden task takes a row. */
 export async function tasksToMention(
   db: Db,
   visibility: Visibility,
