@@ -34,7 +34,7 @@ export async function summarizeComment(
   const parent = mentions.ref(comment.parent_id)
   const author = mentions.ref(comment.author_visible ? comment.author_id : null)
   const b = new SummaryBuilder()
-  b.say`On ${day(comment.created_at)}, ${author ? named(author) : 'someone'} ${parent ? 'replied' : 'commented'}${target ? [' on ', named(target)] : ''}${quoted(comment.body, ': ', 1000)}.`
+  b.say`On ${day(comment.created_at)}, ${author ? named(author) : 'someone'} ${parent ? 'replied in a thread' : 'commented'}${target ? [' on ', named(target)] : ''}${quoted(comment.body, ': ', 1000)}.`
   const n = replies.rows[0]?.n ?? 0
   if (n > 0) b.say`It has ${count(n, 'reply', 'replies')} you can see.`
   b.fact('replies', n).fact('is_reply', comment.parent_id !== null)

@@ -57,27 +57,29 @@ export async function summarizeProject(
   b.say`This project is ${project.status} and visible to ${audience}${owner ? ['; its owner is ', named(owner)] : ''}.`
   if (stats)
     b.say`Of the tasks you can open, ${stats.open} are open (${stats.blocked} blocked, ${stats.overdue} overdue) and ${stats.done} done.`
-  // A task in a list: its name, then what matters about it (due date, assignee).
-  const line = (task: TaskLine, dueWord: string): Value[] => {
+  // A task in a list: its name, then what matters about it (due date, assignee), said once.
+  const described = new Set<string>()
+  const line = (task: TaskLine): Value[] => {
     const ref = mentions.ref(task.id)
     if (!ref) return []
     const assignee = mentions.name(task.assignee_id)
-    const details = [
-      task.due && dueWord ? `${dueWord} ${task.due}` : '',
-      assignee ? `assigned to ${quote(assignee)}` : '',
-    ].filter(Boolean)
-    return [named(ref), details.length ? ` (${details.join(', ')})` : '']
+    const details = described.has(task.id)
+      ? []
+      : [task.due ? `due ${task.due}` : '', assignee ? `assigned to ${quote(assignee)}` : '']
+    described.add(task.id)
+    const said = details.filter(Boolean)
+    return [named(ref), said.length ? ` (${said.join(', ')})` : '']
   }
-  const sayList = (label: string, list: TaskLine[], total: number, dueWord: string) => {
-    const items = list.map((t) => line(t, dueWord)).filter((item) => item.length > 0)
+  const sayList = (label: string, list: TaskLine[], total: number) => {
+    const items = list.map(line).filter((item) => item.length > 0)
     if (items.length === 0) return
     const more = total > items.length ? `, and ${total - items.length} more` : ''
     b.say`${label}: ${listing(items)}${more}.`
   }
   if (stats) {
-    sayList('Blocked', blocked, stats.blocked, 'due')
-    sayList('Overdue', overdue, stats.overdue, 'due')
-    sayList('Due next', next, next.length, 'due')
+    sayList('Blocked', blocked, stats.blocked)
+    sayList('Overdue', overdue, stats.overdue)
+    sayList('Due next', next, next.length)
   }
   const [latest, ...older] = recent
   if (latest) sayActivity(ctx, b, mentions, latest, 'The latest activity: on')
