@@ -12,7 +12,7 @@ import { summarizeTask } from './summarize-task.ts'
 import type { SummaryBody } from './summary.schemas.ts'
 import { type Summarized, type SummaryContext, source } from './summary-context.ts'
 
-export type { SummaryBody } from './summary.schemas.ts'
+export { DEFAULT_SUMMARY_TOKENS, type SummaryBody } from './summary.schemas.ts'
 
 /** A summary as sent: the exact JSON (what `used_tokens` counts) and the same, parsed. */
 export interface SummaryResult {
