@@ -18,11 +18,14 @@ import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { scaledBundle } from '../packages/server/src/bundle/demo/scaled-bundle.ts'
 import { openDatabase } from '../packages/server/src/db/connect.ts'
+import { DEFAULT_SUMMARY_TOKENS } from '../packages/server/src/summaries/summary.schemas.ts'
+import { openDemoWorld } from './demo-world.ts'
 import { type Load, loadRoute, loadTaskCreation, startServer } from './http-load.ts'
 import { benchListQueries } from './list-queries.ts'
 import { type EngineResult, formatReport } from './report.ts'
 import { benchSearch } from './search-queries.ts'
 import { benchSummaries } from './summary-latency.ts'
+import { benchSummaryShares, formatShares } from './summary-shares.ts'
 
 const { values } = parseArgs({
   options: {
@@ -209,10 +212,16 @@ async function prepareTarget(engine: string) {
 
 const results: EngineResult[] = []
 for (const engine of values.engines.split(',')) results.push(await benchEngine(engine))
+// What summaries spend their tokens on depends on the data, not the engine: measured once.
+log('summary token shares (demo workspace, in memory)…')
+const demo = await openDemoWorld()
+const shares = await benchSummaryShares(demo, 'elena', 20, DEFAULT_SUMMARY_TOKENS)
+await demo.close()
 mkdirSync(join(root, 'bench/results'), { recursive: true })
 const stamp = new Date().toISOString().replace(/[:.]/g, '-')
 writeFileSync(
   join(root, 'bench/results', `${stamp}.json`),
-  JSON.stringify({ scale, http, results }, null, 2),
+  JSON.stringify({ scale, http, results, summaryShares: shares }, null, 2),
 )
 console.log(formatReport(scale, http, results))
+console.log(`\nSummary token shares (demo workspace, default budget):\n${formatShares(shares)}`)

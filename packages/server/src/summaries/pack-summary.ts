@@ -1,10 +1,6 @@
-import type { Static } from 'typebox'
-import { ProblemError } from '../http/problem-catalogue.ts'
 import { countTokens, cutToTokens, ENCODING, serializeWithBudget } from '../lib/token-budget.ts'
-import type { SummaryResponse } from './summary.schemas.ts'
-import type { CitationSource, SummaryBuilder } from './summary-builder.ts'
-
-type Summary = Static<typeof SummaryResponse>
+import type { SummaryBody } from './summary.schemas.ts'
+import { type Piece, quote, type SourceRef, type SummaryBuilder } from './summary-builder.ts'
 
 /** The subject of a summary. */
 export interface SummaryHeader {
@@ -15,98 +11,143 @@ export interface SummaryHeader {
   as_of: string
 }
 
+/** How much of what was said goes in: a prefix of each list, and the subject's url or not. */
+interface Detail {
+  links: number
+  /** Statements before this index keep their quotes. */
+  quotes: number
+  facts: number
+  statements: number
+  url: boolean
+}
+
 /**
- * Packs what a summarizer said into `maxTokens` of JSON: facts always, then statements in their
- * order of importance (each with its citations, numbered as they first appear), then links. What
- * does not fit is left out and `truncated` set; a first statement too long for the budget is cut
- * at a sentence boundary. Returns the response body as a string.
+ * Packs what a summarizer said into `maxTokens` of JSON, giving up detail in a fixed order when
+ * it must: links (last first), then quotes (from the last statement), then facts (last first),
+ * then statements down to the first, then the subject's url, then the first statement is cut
+ * and at last the title. Any budget of 100 tokens or more fits. Returns the body as sent.
  */
 export function packSummary(
   header: SummaryHeader,
   builder: SummaryBuilder,
   maxTokens: number,
 ): string {
-  const body: Summary = {
-    ...header,
-    text: '',
-    facts: builder.facts,
-    links: [],
-    citations: [],
-    truncated: false,
-    budget: { max_tokens: maxTokens, used_tokens: 99_999, encoding: ENCODING },
+  const n = builder.statements.length
+  const full: Detail = {
+    links: builder.links.length,
+    quotes: n,
+    facts: builder.facts.length,
+    statements: n,
+    url: true,
   }
-  const size = () => countTokens(JSON.stringify(body))
-  // The smallest useful summary: facts and the first statement cut to nothing but its citations.
-  const firstSources = builder.statements[0]?.sources ?? []
-  const minimum = countTokens(
-    JSON.stringify({
-      ...body,
-      text: `… ${firstSources.map((_, i) => `[${i + 1}]`).join('')}`,
-      citations: firstSources.map(citationOf),
-    }),
+  const steps = lessAndLess(full)
+  const fits = (body: SummaryBody) => size(body, maxTokens) <= maxTokens
+  // Most summaries fit whole; otherwise each step gives up more, so the first one that fits is
+  // found by bisection (then checked, walking on if need be).
+  const whole = render(header, builder, full, full, maxTokens)
+  if (fits(whole)) return serializeWithBudget(whole, JSON.stringify)
+  let low = 1
+  let high = steps.length - 1
+  while (low < high) {
+    const mid = (low + high) >> 1
+    if (fits(render(header, builder, steps[mid] as Detail, full, maxTokens))) high = mid
+    else low = mid + 1
+  }
+  for (let at = low; at < steps.length; at++) {
+    const body = render(header, builder, steps[at] as Detail, full, maxTokens)
+    if (fits(body)) return serializeWithBudget(body, JSON.stringify)
+  }
+  return serializeWithBudget(cutToFit(header, builder, maxTokens), JSON.stringify)
+}
+
+// Every step from everything down to the first statement without the subject's url.
+function lessAndLess(full: Detail): Detail[] {
+  const steps: Detail[] = [full]
+  let at = full
+  const step = (change: Partial<Detail>) => {
+    at = { ...at, ...change }
+    steps.push(at)
+  }
+  for (let links = full.links - 1; links >= 0; links--) step({ links })
+  for (let quotes = full.quotes - 1; quotes >= 0; quotes--) step({ quotes })
+  for (let facts = full.facts - 1; facts >= 0; facts--) step({ facts })
+  for (let statements = full.statements - 1; statements >= 1; statements--) step({ statements })
+  step({ url: false })
+  return steps
+}
+
+// The tokens of a body as sent: `used_tokens` is at most `max_tokens`, so count with that.
+function size(body: SummaryBody, maxTokens: number): number {
+  return countTokens(
+    JSON.stringify({ ...body, budget: { ...body.budget, used_tokens: maxTokens } }),
   )
-  if (minimum + 8 > maxTokens) {
-    throw new ProblemError('validation_failed', 'max_tokens is too small for this summary.', {
-      errors: [
-        { path: '/max_tokens', message: `must be at least ${minimum + 8} for this resource` },
-      ],
-    })
-  }
-  // Statements take up to three quarters of the budget, then links, then any statements left.
-  const statements = [...builder.statements]
-  const addStatements = (limit: number, most = Number.POSITIVE_INFINITY) => {
-    for (let added = 0; statements.length > 0 && added < most; added++) {
-      const statement = statements[0] as (typeof statements)[number]
-      const first = body.text === ''
-      const before = { text: body.text, citations: body.citations.length }
-      const markers = statement.sources
-        .map((source) => `[${numberOf(body.citations, source)}]`)
-        .join('')
-      body.text = `${body.text}${first ? '' : ' '}${statement.text} ${markers}`
-      if (size() > limit && first) {
-        // Keep a cut first statement rather than nothing.
-        const room = limit - countTokens(JSON.stringify({ ...body, text: markers }))
-        body.text = `${cutToTokens(statement.text, Math.max(1, room - 2)).text} ${markers}`
-        body.truncated = true
-      }
-      if (size() > limit) {
-        body.text = before.text
-        body.citations.length = before.citations
-        return
-      }
-      statements.shift()
-    }
-  }
-  // The first statement says what the subject is: it always goes in, cut if it must be.
-  addStatements(maxTokens, 1)
-  addStatements(Math.floor(maxTokens * 0.75))
-  for (const link of builder.links) {
-    body.links.push(link)
-    if (size() > maxTokens) {
-      body.links.pop()
-      body.truncated = true
-      break
-    }
-  }
-  addStatements(maxTokens)
-  if (statements.length > 0) body.truncated = true
-  return serializeWithBudget(body, JSON.stringify)
 }
 
-// The 1-based number of a source among the citations, adding it if new.
-function numberOf(citations: Summary['citations'], source: CitationSource): number {
-  const index = citations.findIndex((c) => c.id === source.id && c.field === source.field)
-  if (index >= 0) return index + 1
-  citations.push(citationOf(source))
-  return citations.length
-}
-
-function citationOf(source: CitationSource): Summary['citations'][number] {
+function render(
+  header: SummaryHeader,
+  builder: SummaryBuilder,
+  detail: Detail,
+  full: Detail,
+  maxTokens: number,
+): SummaryBody {
+  const sources: SourceRef[] = []
+  const numberOf = (ref: SourceRef) => {
+    const index = sources.findIndex((s) => s.id === ref.id)
+    if (index >= 0) return index + 1
+    sources.push(ref)
+    return sources.length
+  }
+  const sentences: string[] = []
+  builder.statements.slice(0, detail.statements).forEach((statement, i) => {
+    const quotes = i < detail.quotes
+    if (statement.quoteOnly && !quotes) return
+    sentences.push(statement.pieces.map((piece) => words(piece, quotes, numberOf)).join(''))
+  })
+  const links = builder.links
+    .slice(0, detail.links)
+    .map((link) => ({ rel: link.rel, source: numberOf(link.ref) }))
   return {
-    id: source.id,
-    url: source.url,
-    title: source.title,
-    field: source.field,
-    ...(source.quote === undefined ? {} : { quote: source.quote }),
+    id: header.id,
+    type: header.type,
+    title: header.title,
+    ...(detail.url ? { url: header.url } : {}),
+    as_of: header.as_of,
+    text: sentences.join(' '),
+    facts: Object.fromEntries(builder.facts.slice(0, detail.facts)),
+    sources: sources.map(({ id, type, title, url }) => ({ id, type, title, url })),
+    links,
+    truncated: (Object.keys(full) as (keyof Detail)[]).some((key) => detail[key] !== full[key]),
+    budget: { max_tokens: maxTokens, used_tokens: maxTokens, encoding: ENCODING },
   }
+}
+
+// A piece in words; `numberOf` gives a named resource its marker (undefined: names only).
+function words(
+  piece: Piece,
+  quotes: boolean,
+  numberOf: ((ref: SourceRef) => number) | undefined,
+): string {
+  if (typeof piece === 'string') return piece
+  if ('quote' in piece) return quotes ? `${piece.lead}${quote(piece.quote, piece.max)}` : ''
+  const mark = numberOf ? ` [${numberOf(piece.ref)}]` : ''
+  return piece.bare ? mark : `${quote(piece.ref.title)}${mark}`
+}
+
+// The last resort: the first statement without markers or quotes, cut; then the title, cut.
+function cutToFit(header: SummaryHeader, builder: SummaryBuilder, maxTokens: number): SummaryBody {
+  const none: Detail = { links: 0, quotes: 0, facts: 0, statements: 0, url: false }
+  const body = render(header, builder, none, { ...none, url: true }, maxTokens)
+  const first = builder.statements.find((s) => !s.quoteOnly)
+  const sentence = first ? first.pieces.map((piece) => words(piece, false, undefined)).join('') : ''
+  // JSON escapes can make the text cost more than its own tokens: shrink until it fits.
+  const over = () => size(body, maxTokens) > maxTokens
+  for (let room = maxTokens - size(body, maxTokens); room > 1; room -= 2) {
+    body.text = cutToTokens(sentence, room).text
+    if (!over()) break
+    body.text = ''
+  }
+  for (let room = maxTokens - size({ ...body, title: '' }, maxTokens); over() && room > 1; room--)
+    body.title = cutToTokens(header.title, room).text
+  if (over()) body.title = ''
+  return body
 }

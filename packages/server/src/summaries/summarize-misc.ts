@@ -2,17 +2,17 @@ import { sql } from 'kysely'
 import { listActivity } from '../graph/activity/activity.queries.ts'
 import { listComments } from '../graph/comments/comments.queries.ts'
 import { findWorkspace } from '../graph/workspace/workspace.queries.ts'
-import type { Summarized } from './summarize-task.ts'
-import { count, quote, SummaryBuilder } from './summary-builder.ts'
+import { activityTitle } from './summary-activity.ts'
+import { count, listing, named, quoted, SummaryBuilder } from './summary-builder.ts'
 import {
-  activityWords,
+  day,
   Mentions,
+  type Summarized,
   type SummaryContext,
-  source,
   verbWords,
 } from './summary-context.ts'
 
-/** A comment: who wrote what on which resource, and how many replies it has. */
+/** A comment: who wrote what on which resource, what it replies to, how many replies it has. */
 export async function summarizeComment(
   ctx: SummaryContext,
   id: string,
@@ -27,25 +27,19 @@ export async function summarizeComment(
   )
   const mentions = await Mentions.load(ctx, [
     comment.resource_id,
+    comment.parent_id,
     comment.author_visible ? comment.author_id : null,
   ])
-  const target = mentions.name(comment.resource_id)
-  const author = mentions.name(comment.author_visible ? comment.author_id : null)
-  const title = `Comment on ${target ?? 'a resource'}`
+  const target = mentions.ref(comment.resource_id)
+  const parent = mentions.ref(comment.parent_id)
+  const author = mentions.ref(comment.author_visible ? comment.author_id : null)
   const b = new SummaryBuilder()
-  b.say(
-    `On ${comment.created_at.toISOString().slice(0, 10)}, ${author ? quote(author) : 'someone'} commented${target ? ` on ${quote(target)}` : ''}: ${quote(comment.body, 1000)}.`,
-    source(ctx, id, 'comment', title, 'body', comment.body),
-  )
+  b.say`On ${day(comment.created_at)}, ${author ? named(author) : 'someone'} ${parent ? 'replied in a thread' : 'commented'}${target ? [' on ', named(target)] : ''}${quoted(comment.body, ': ', 1000)}.`
   const n = replies.rows[0]?.n ?? 0
-  if (n > 0)
-    b.say(`It has ${count(n, 'reply', 'replies')}.`, source(ctx, id, 'comment', title, 'replies'))
-  b.fact('resource_id', target ? comment.resource_id : null)
-    .fact('parent_id', comment.parent_id)
-    .fact('replies', n)
-  mentions.link(b, 'on', comment.resource_id)
-  mentions.link(b, 'author', comment.author_id)
-  return { type: 'comment', title, builder: b }
+  if (n > 0) b.say`It has ${count(n, 'reply', 'replies')} you can see.`
+  b.fact('replies', n).fact('is_reply', comment.parent_id !== null)
+  b.link('on', target).link('reply_to', parent).link('author', author)
+  return { type: 'comment', title: `Comment on ${target?.title ?? 'a resource'}`, builder: b }
 }
 
 /** An activity entry: who did what to which resource, and what changed. */
@@ -53,44 +47,28 @@ export async function summarizeActivity(
   ctx: SummaryContext,
   id: string,
 ): Promise<Summarized | null> {
-  const [entry] = await listActivity(
-    ctx.db,
-    ctx.visibility,
-    ctx.readableTypes,
-    { ids: [id] },
-    null,
-    1,
-  )
+  const filter = { ids: [id] }
+  const [entry] = await listActivity(ctx.db, ctx.visibility, ctx.readableTypes, filter, null, 1)
   if (!entry) return null
   const mentions = await Mentions.load(ctx, [
     entry.subject_id,
     entry.actor_visible ? entry.actor_id : null,
   ])
-  const actor = mentions.name(entry.actor_visible ? entry.actor_id : null)
+  const actor = mentions.ref(entry.actor_visible ? entry.actor_id : null)
+  // The subject is named only when the token may read its type (its title is null otherwise).
+  const subject = entry.subject_title === null ? undefined : mentions.ref(entry.subject_id)
   const b = new SummaryBuilder()
-  const title =
-    entry.subject_title === null
-      ? verbWords(entry.verb)
-      : `${verbWords(entry.verb)}: ${entry.subject_title}`
-  b.say(
-    `On ${entry.created_at.toISOString().slice(0, 10)}, ${actor ? quote(actor) : 'someone'} ${activityWords(entry)}.`,
-    source(ctx, id, 'activity', title, 'verb', entry.verb),
-  )
+  b.say`On ${day(entry.created_at)}, ${actor ? named(actor) : 'someone'} ${verbWords(entry.verb)}${subject ? [' ', named(subject)] : ''}.`
   for (const [field, change] of Object.entries(entry.changes)) {
-    b.say(
-      `${field} changed from ${quote(String(change.from ?? 'nothing'), 120)} to ${quote(String(change.to ?? 'nothing'), 120)}.`,
-      source(ctx, id, 'activity', title, `changes.${field}`),
-    )
+    const from = quoted(String(change.from ?? 'nothing'), ' from ', 120)
+    b.say`Its ${field.replace(/_/g, ' ')} changed${from}${quoted(String(change.to ?? 'nothing'), ' to ', 120)}.`
   }
-  b.fact('verb', entry.verb)
-    .fact('subject_id', entry.subject_id)
-    .fact('actor_id', actor ? entry.actor_id : null)
-  mentions.link(b, 'subject', entry.subject_id)
-  mentions.link(b, 'actor', entry.actor_id)
-  return { type: 'activity', title, builder: b }
+  b.fact('verb', entry.verb).fact('changes', Object.keys(entry.changes).length)
+  b.link('subject', subject).link('actor', actor)
+  return { type: 'activity', title: activityTitle(entry), builder: b }
 }
 
-/** The workspace: its plan, and the people and projects the caller can see. */
+/** The workspace: its plan, the people and projects the caller can see, its active projects. */
 export async function summarizeWorkspace(
   ctx: SummaryContext,
   id: string,
@@ -105,12 +83,22 @@ export async function summarizeWorkspace(
   )
   const total = projects.rows.reduce((sum, row) => sum + row.n, 0)
   const active = projects.rows.find((row) => row.status === 'active')?.n ?? 0
-  const b = new SummaryBuilder()
-  const self = { id, url: ctx.urls.workspace(id).url, title: workspace.name, field: 'plan' }
-  b.say(
-    `Workspace ${quote(workspace.name)} is on the ${workspace.plan} plan; you can see ${count(memberCount, 'person', 'people')} and open ${count(total, 'project')}, ${active} of them active.`,
-    self,
+  const readsProjects = ctx.readableTypes.includes('project')
+  const recent = readsProjects
+    ? await sql<{ id: string }>`
+    select p.id from projects p
+    join resource_index r on r.workspace_id = p.workspace_id and r.id = p.id
+    where p.workspace_id = ${id} and p.status = 'active' and ${ctx.visibility.row('r')}
+    order by p.updated_at desc, p.id limit 5`.execute(ctx.db)
+    : { rows: [] }
+  const mentions = await Mentions.load(
+    ctx,
+    recent.rows.map((row) => row.id),
   )
+  const b = new SummaryBuilder()
+  b.say`This workspace is on the ${workspace.plan} plan; you can see ${count(memberCount, 'person', 'people')} and open ${count(total, 'project')}, ${active} of them active.`
+  const named5 = recent.rows.flatMap((row) => mentions.ref(row.id) ?? []).map(named)
+  if (named5.length) b.say`Recently updated active projects: ${listing(named5)}.`
   b.fact('plan', workspace.plan)
     .fact('people', memberCount)
     .fact('projects', total)

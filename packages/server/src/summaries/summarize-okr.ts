@@ -1,13 +1,20 @@
 import { findKeyResult, listCheckins } from '../graph/okrs/okr-parts.queries.ts'
 import { keyResultProgress } from '../graph/okrs/okr-progress.ts'
 import { listOkrs } from '../graph/okrs/okrs.queries.ts'
-import type { Summarized } from './summarize-task.ts'
-import { quote, SummaryBuilder } from './summary-builder.ts'
-import { Mentions, type SummaryContext, source } from './summary-context.ts'
+import { marker, named, quote, quoted, type SourceRef, SummaryBuilder } from './summary-builder.ts'
+import { day, Mentions, type Summarized, type SummaryContext, source } from './summary-context.ts'
+
+type Checkin = Awaited<ReturnType<typeof listCheckins>>[number]
 
 const percent = (progress: number) => `${Math.round(progress * 100)}%`
+const amount = (value: number, unit: string) => `${value}${unit ? ` ${unit}` : ''}`
+const krSource = (ctx: SummaryContext, kr: { id: string; title: string }) =>
+  source(ctx, kr.id, 'key_result', kr.title)
 
-/** An objective: progress, each key result, the latest check-ins. */
+/**
+ * An objective: progress, owner and team; each key result's current value against its target;
+ * the latest check-in; its project; older check-ins.
+ */
 export async function summarizeOkr(ctx: SummaryContext, id: string): Promise<Summarized | null> {
   const [okr] = await listOkrs(ctx.db, ctx.visibility, { ids: [id] }, null, 1)
   if (!okr) return null
@@ -19,38 +26,28 @@ export async function summarizeOkr(ctx: SummaryContext, id: string): Promise<Sum
     ...checkins.map((c) => (c.author_visible ? c.author_id : null)),
   ])
   const b = new SummaryBuilder()
-  const owner = mentions.name(okr.owner_id)
-  const team = mentions.name(okr.team_id)
-  b.say(
-    `Objective ${quote(okr.title)} (${okr.session}) is at ${percent(okr.progress)}${owner ? `; its owner is ${quote(owner)}` : ''}${team ? ` for team ${quote(team)}` : ''}.`,
-    source(ctx, id, 'okr', okr.title, 'progress'),
-  )
-  const project = mentions.name(okr.project_id)
-  if (project && okr.project_id)
-    b.say(`It supports project ${quote(project)}.`, mentions.cite(okr.project_id, 'title'))
-  for (const kr of okr.key_results) {
-    b.say(
-      `Key result ${quote(kr.title)} stands at ${kr.current} of ${kr.target}${kr.unit ? ` ${kr.unit}` : ''} (${percent(keyResultProgress(kr))}).`,
-      source(ctx, kr.id, 'key_result', kr.title, 'current'),
-    )
-  }
-  const titles = new Map(okr.key_results.map((kr) => [kr.id, kr.title]))
-  for (const checkin of checkins)
-    sayCheckin(ctx, b, mentions, checkin, titles.get(checkin.key_result_id) ?? '')
+  const owner = mentions.ref(okr.owner_visible ? okr.owner_id : null)
+  const team = mentions.ref(okr.team_visible ? okr.team_id : null)
+  b.say`This objective (${okr.session}) is at ${percent(okr.progress)}${owner ? ['; its owner is ', named(owner)] : ''}${team ? [' for team ', named(team)] : ''}.`
+  for (const kr of okr.key_results)
+    b.say`Key result ${named(krSource(ctx, kr))} stands at ${kr.current} of ${amount(kr.target, kr.unit)} (${percent(keyResultProgress(kr))}).`
+  const krs = new Map(okr.key_results.map((kr) => [kr.id, krSource(ctx, kr)]))
+  const [latest, ...older] = checkins
+  if (latest)
+    sayCheckin(ctx, b, mentions, latest, krs.get(latest.key_result_id), 'The latest check-in: on')
+  const project = mentions.ref(okr.project_visible ? okr.project_id : null)
+  if (project) b.say`It supports project ${named(project)}.`
+  for (const checkin of older)
+    sayCheckin(ctx, b, mentions, checkin, krs.get(checkin.key_result_id), 'On')
   b.fact('session', okr.session)
     .fact('progress', okr.progress)
     .fact('key_results', okr.key_results.length)
-    .fact('owner_id', owner ? okr.owner_id : null)
-    .fact('team_id', team ? okr.team_id : null)
-    .fact('project_id', project ? okr.project_id : null)
-  if (checkins[0]) b.fact('last_checkin_at', checkins[0].created_at.toISOString())
-  mentions.link(b, 'owner', okr.owner_id)
-  mentions.link(b, 'team', okr.team_id)
-  mentions.link(b, 'project', okr.project_id)
+  if (latest) b.fact('last_checkin_at', latest.created_at.toISOString())
+  b.link('owner', owner).link('team', team).link('project', project)
   return { type: 'okr', title: okr.title, builder: b }
 }
 
-/** A key result: where it stands and its latest check-ins. */
+/** A key result: where it stands against its start and target, and its latest check-ins. */
 export async function summarizeKeyResult(
   ctx: SummaryContext,
   id: string,
@@ -63,22 +60,22 @@ export async function summarizeKeyResult(
     ...checkins.map((c) => (c.author_visible ? c.author_id : null)),
   ])
   const b = new SummaryBuilder()
-  const objective = mentions.name(kr.objective_id) ?? ''
-  b.say(
-    `Key result ${quote(kr.title)} of objective ${quote(objective)} stands at ${kr.current} of ${kr.target}${kr.unit ? ` ${kr.unit}` : ''} (${percent(keyResultProgress(kr))}), from a start of ${kr.start}.`,
-    source(ctx, id, 'key_result', kr.title, 'current'),
-  )
-  for (const checkin of checkins) sayCheckin(ctx, b, mentions, checkin, kr.title)
+  const objective = mentions.ref(kr.objective_id)
+  b.say`This key result${objective ? [' of objective ', named(objective)] : ''} stands at ${kr.current} of ${amount(kr.target, kr.unit)} (${percent(keyResultProgress(kr))}), from a start of ${kr.start}.`
+  const [latest, ...older] = checkins
+  if (latest) sayCheckin(ctx, b, mentions, latest, undefined, 'The latest check-in: on')
+  for (const checkin of older) sayCheckin(ctx, b, mentions, checkin, undefined, 'On')
   b.fact('start', kr.start)
     .fact('target', kr.target)
     .fact('current', kr.current)
     .fact('unit', kr.unit)
     .fact('progress', keyResultProgress(kr))
-  mentions.link(b, 'okr', kr.objective_id)
+  if (latest) b.fact('last_checkin_at', latest.created_at.toISOString())
+  b.link('okr', objective)
   return { type: 'key_result', title: kr.title, builder: b }
 }
 
-/** A check-in: who logged what, with what confidence, and their note. */
+/** A check-in: who logged what for which key result, with what confidence, and their note. */
 export async function summarizeCheckin(
   ctx: SummaryContext,
   id: string,
@@ -91,33 +88,29 @@ export async function summarizeCheckin(
     checkin.author_visible ? checkin.author_id : null,
   ])
   const b = new SummaryBuilder()
-  sayCheckin(ctx, b, mentions, checkin, kr?.title ?? '')
-  b.fact('value', checkin.value)
-    .fact('confidence', checkin.confidence)
-    .fact('key_result_id', checkin.key_result_id)
-  mentions.link(b, 'okr', checkin.objective_id)
-  return { type: 'checkin', title: `Check-in on ${kr?.title ?? ''}`, builder: b }
+  const krRef = kr ? krSource(ctx, kr) : undefined
+  const objective = mentions.ref(checkin.objective_id)
+  const author = mentions.ref(checkin.author_visible ? checkin.author_id : null)
+  const confidence = checkin.confidence === null ? '' : ` with confidence ${checkin.confidence}`
+  b.say`On ${day(checkin.created_at)}, ${author ? named(author) : 'someone'} logged ${checkin.value}${krRef ? [' for key result ', named(krRef)] : ''}${objective ? [' of objective ', named(objective)] : ''}${confidence}${quoted(checkin.note, ', noting ')}.`
+  if (kr)
+    b.say`The key result now stands at ${kr.current} of ${amount(kr.target, kr.unit)} (${percent(keyResultProgress(kr))}).`
+  b.fact('value', checkin.value).fact('confidence', checkin.confidence)
+  b.link('key_result', krRef).link('okr', objective).link('author', author)
+  return { type: 'checkin', title: `Check-in on ${kr?.title ?? 'a key result'}`, builder: b }
 }
 
+// One check-in in an objective's or key result's summary, citing the check-in.
 function sayCheckin(
   ctx: SummaryContext,
   b: SummaryBuilder,
   mentions: Mentions,
-  checkin: Awaited<ReturnType<typeof listCheckins>>[number],
-  krTitle: string,
+  checkin: Checkin,
+  kr: SourceRef | undefined,
+  lead: string,
 ): void {
   const author = mentions.name(checkin.author_visible ? checkin.author_id : null)
   const confidence = checkin.confidence === null ? '' : ` with confidence ${checkin.confidence}`
-  const note = checkin.note.trim() ? `, noting ${quote(checkin.note)}` : ''
-  b.say(
-    `On ${checkin.created_at.toISOString().slice(0, 10)}, ${author ? quote(author) : 'someone'} logged ${checkin.value} for ${quote(krTitle)}${confidence}${note}.`,
-    source(
-      ctx,
-      checkin.id,
-      'checkin',
-      `Check-in on ${krTitle}`,
-      'value',
-      checkin.note.trim() || String(checkin.value),
-    ),
-  )
+  const ref = source(ctx, checkin.id, 'checkin', `Check-in on ${kr?.title ?? 'a key result'}`)
+  b.say`${lead} ${day(checkin.created_at)}, ${author ? quote(author) : 'someone'} logged ${checkin.value}${kr ? [' for ', quote(kr.title)] : ''}${confidence}${quoted(checkin.note, ', noting ')}${marker(ref)}.`
 }

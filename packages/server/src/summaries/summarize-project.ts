@@ -2,18 +2,17 @@ import { listActivity } from '../graph/activity/activity.queries.ts'
 import { listCanvases } from '../graph/canvases/canvases.queries.ts'
 import { listOkrs } from '../graph/okrs/okrs.queries.ts'
 import { listProjects } from '../graph/projects/projects.queries.ts'
-import type { Summarized } from './summarize-task.ts'
-import { count, listing, quote, SummaryBuilder } from './summary-builder.ts'
-import {
-  activityWords,
-  Mentions,
-  type SummaryContext,
-  source,
-  verbWords,
-} from './summary-context.ts'
-import { taskStats, tasksToMention } from './summary-queries.ts'
+import { sayActivity } from './summary-activity.ts'
+import { listing, named, quote, quoted, SummaryBuilder, type Value } from './summary-builder.ts'
+import { Mentions, type Summarized, type SummaryContext } from './summary-context.ts'
+import { type TaskLine, type TaskPick, taskStats, tasksToMention } from './summary-queries.ts'
 
-/** A project: status, owner, open and overdue tasks, canvases, OKRs, recent activity. */
+const LISTED = 3
+
+/**
+ * A project, what an agent needs first: status and owner, task counts, what is blocked, overdue
+ * and due next, the latest activity; then its description, objectives, canvases, older activity.
+ */
 export async function summarizeProject(
   ctx: SummaryContext,
   id: string,
@@ -22,99 +21,86 @@ export async function summarizeProject(
   if (!project) return null
   const readable = (type: 'task' | 'canvas' | 'okr' | 'activity') =>
     ctx.readableTypes.includes(type)
-  const stats = readable('task')
-    ? await taskStats(ctx.db, ctx.visibility, { projectId: id }, ctx.today)
-    : null
-  const pressing = readable('task')
-    ? (await tasksToMention(ctx.db, ctx.visibility, { projectId: id }, ctx.today, 5)).filter(
-        (t) => t.status !== 'done',
-      )
-    : []
+  const scope = { projectId: id }
+  const stats = readable('task') ? await taskStats(ctx.db, ctx.visibility, scope, ctx.today) : null
+  const pick = (which: TaskPick) =>
+    stats ? tasksToMention(ctx.db, ctx.visibility, scope, ctx.today, LISTED, which) : []
+  const [blocked, overdue, next] = [
+    await pick('blocked'),
+    await pick('overdue'),
+    await pick('next'),
+  ]
   const canvases = readable('canvas')
-    ? await listCanvases(ctx.db, ctx.visibility, ctx.readableTypes, { project_id: id }, null, 5)
+    ? (
+        await listCanvases(ctx.db, ctx.visibility, ctx.readableTypes, { project_id: id }, null, 5)
+      ).slice(0, 5)
     : []
   const okrs = readable('okr')
-    ? await listOkrs(ctx.db, ctx.visibility, { project_id: id }, null, 5)
+    ? (await listOkrs(ctx.db, ctx.visibility, { project_id: id }, null, 5)).slice(0, 5)
     : []
   const recent = readable('activity')
-    ? await listActivity(ctx.db, ctx.visibility, ctx.readableTypes, { project_id: id }, null, 3)
+    ? (
+        await listActivity(ctx.db, ctx.visibility, ctx.readableTypes, { project_id: id }, null, 3)
+      ).slice(0, 3)
     : []
+  const tasks = [...blocked, ...overdue, ...next]
   const mentions = await Mentions.load(ctx, [
     project.owner_visible ? project.owner_id : null,
-    ...pressing.flatMap((t) => [t.id, t.assignee_id]),
+    ...tasks.flatMap((t) => [t.id, t.assignee_id]),
     ...canvases.map((c) => c.id),
     ...okrs.map((o) => o.id),
-    ...recent.flatMap((a) => [a.actor_visible ? a.actor_id : null]),
+    ...recent.map((a) => (a.actor_visible ? a.actor_id : null)),
   ])
-  const self = (field: string, quoted?: string) =>
-    source(ctx, id, 'project', project.name, field, quoted)
   const b = new SummaryBuilder()
-  const owner = mentions.name(project.owner_visible ? project.owner_id : null)
-  b.say(
-    `Project ${quote(project.name)} is ${project.status} and visible to ${project.visibility === 'workspace' ? 'the whole workspace' : 'its members only'}${owner ? `; its owner is ${quote(owner)}` : ''}.`,
-    self('status'),
-  )
-  if (project.description.trim())
-    b.say(
-      `Its description says ${quote(project.description)}.`,
-      self('description', project.description),
-    )
+  const owner = mentions.ref(project.owner_visible ? project.owner_id : null)
+  const audience = project.visibility === 'workspace' ? 'the whole workspace' : 'its members only'
+  b.say`This project is ${project.status} and visible to ${audience}${owner ? ['; its owner is ', named(owner)] : ''}.`
   if (stats)
-    b.say(
-      `It has ${count(stats.open, 'open task')} (${stats.overdue} overdue) and ${stats.done} done.`,
-      self('tasks'),
-    )
-  for (const task of pressing.filter((t) => mentions.name(t.id))) {
+    b.say`Of the tasks you can open, ${stats.open} are open (${stats.blocked} blocked, ${stats.overdue} overdue) and ${stats.done} done.`
+  // A task in a list: its name, then what matters about it (due date, assignee), said once.
+  const described = new Set<string>()
+  const line = (task: TaskLine): Value[] => {
+    const ref = mentions.ref(task.id)
+    if (!ref) return []
     const assignee = mentions.name(task.assignee_id)
-    const state =
-      task.due && task.due < ctx.today
-        ? `is overdue since ${task.due}`
-        : task.due
-          ? `is due ${task.due}`
-          : 'is open'
-    b.say(
-      `Task ${quote(task.title)} ${state}${assignee ? `, assigned to ${quote(assignee)}` : ''}.`,
-      mentions.cite(task.id, task.due ? 'due' : 'status'),
-    )
+    const details = described.has(task.id)
+      ? []
+      : [task.due ? `due ${task.due}` : '', assignee ? `assigned to ${quote(assignee)}` : '']
+    described.add(task.id)
+    const said = details.filter(Boolean)
+    return [named(ref), said.length ? ` (${said.join(', ')})` : '']
   }
-  if (canvases.length > 0)
-    b.say(
-      `Its canvases include ${listing(canvases.map((c) => quote(c.title)))}.`,
-      ...canvases.map((c) => mentions.cite(c.id, 'title')),
-    )
-  for (const okr of okrs)
-    b.say(
-      `Objective ${quote(okr.title)} (${okr.session}) is at ${Math.round(okr.progress * 100)}%.`,
-      mentions.cite(okr.id, 'progress'),
-    )
-  for (const entry of recent) {
-    const actor = mentions.name(entry.actor_visible ? entry.actor_id : null)
-    b.say(
-      `On ${entry.created_at.toISOString().slice(0, 10)}, ${actor ? quote(actor) : 'someone'} ${activityWords(entry)}.`,
-      source(
-        ctx,
-        entry.id,
-        'activity',
-        entry.subject_title ?? verbWords(entry.verb),
-        'verb',
-        entry.verb,
-      ),
-    )
+  const sayList = (label: string, list: TaskLine[], total: number) => {
+    const items = list.map(line).filter((item) => item.length > 0)
+    if (items.length === 0) return
+    const more = total > items.length ? `, and ${total - items.length} more` : ''
+    b.say`${label}: ${listing(items)}${more}.`
   }
+  if (stats) {
+    sayList('Blocked', blocked, stats.blocked)
+    sayList('Overdue', overdue, stats.overdue)
+    sayList('Due next', next, next.length)
+  }
+  const [latest, ...older] = recent
+  if (latest) sayActivity(ctx, b, mentions, latest, 'The latest activity: on')
+  if (project.description.trim()) b.sayQuote`Its description says${quoted(project.description)}.`
+  for (const okr of okrs) {
+    const ref = mentions.ref(okr.id)
+    if (ref)
+      b.say`Objective ${named(ref)} (${okr.session}) is at ${Math.round(okr.progress * 100)}%.`
+  }
+  const canvasRefs = canvases.flatMap((c) => mentions.ref(c.id) ?? [])
+  if (canvasRefs.length > 0) b.say`Its canvases include ${listing(canvasRefs.map(named))}.`
+  for (const entry of older) sayActivity(ctx, b, mentions, entry, 'On')
   b.fact('status', project.status)
     .fact('visibility', project.visibility)
-    .fact('owner_id', owner ? project.owner_id : null)
     .fact('members', project.member_ids.length)
   if (stats)
     b.fact('open_tasks', stats.open)
+      .fact('blocked_tasks', stats.blocked)
       .fact('overdue_tasks', stats.overdue)
       .fact('done_tasks', stats.done)
-  if (readable('canvas')) b.fact('canvases_shown', canvases.length)
-  if (readable('okr')) b.fact('okrs_shown', okrs.length)
-  if (recent[0]) b.fact('last_activity_at', recent[0].created_at.toISOString())
-  mentions.link(b, 'owner', project.owner_id)
-  for (const task of pressing) mentions.link(b, 'task', task.id)
-  for (const canvas of canvases) mentions.link(b, 'canvas', canvas.id)
-  for (const okr of okrs) mentions.link(b, 'okr', okr.id)
+  if (latest) b.fact('last_activity_at', latest.created_at.toISOString())
+  b.link('owner', owner)
   return { type: 'project', title: project.name, builder: b }
 }

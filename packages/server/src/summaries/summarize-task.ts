@@ -1,25 +1,29 @@
 import { listActivity } from '../graph/activity/activity.queries.ts'
 import { listComments } from '../graph/comments/comments.queries.ts'
 import { listTasks } from '../graph/tasks/tasks.queries.ts'
-import { count, listing, quote, SummaryBuilder } from './summary-builder.ts'
-import { dueWords, Mentions, type SummaryContext, source } from './summary-context.ts'
+import { count, listing, marker, named, quote, quoted, SummaryBuilder } from './summary-builder.ts'
+import {
+  day,
+  dueWords,
+  Mentions,
+  type Summarized,
+  type SummaryContext,
+  source,
+} from './summary-context.ts'
 import { taskStats, tasksToMention } from './summary-queries.ts'
 
-/** What a summarizer returns: the subject and what was said about it. */
-export interface Summarized {
-  type: string
-  title: string
-  builder: SummaryBuilder
-}
-
-const STATUS_WORDS: Record<string, string> = {
+/** How task statuses read in statements. */
+export const STATUS_WORDS: Record<string, string> = {
   todo: 'to do',
   in_progress: 'in progress',
   blocked: 'blocked',
   done: 'done',
 }
 
-/** A task: status, due date, assignee, project and parent, subtasks, canvas, latest comments. */
+/**
+ * A task: status, due date and assignee first, then project and parent, the latest comment,
+ * subtasks, description, canvas and older comments.
+ */
 export async function summarizeTask(ctx: SummaryContext, id: string): Promise<Summarized | null> {
   const [task] = await listTasks(ctx.db, ctx.visibility, { ids: [id] }, null, 1)
   if (!task) return null
@@ -36,79 +40,52 @@ export async function summarizeTask(ctx: SummaryContext, id: string): Promise<Su
     task.canvas_visible ? task.canvas_id : null,
     task.assignee_visible ? task.assignee_id : null,
     ...subtasks.map((s) => s.id),
-    ...latest.map((c) => c.author_id),
+    ...latest.map((c) => (c.author_visible ? c.author_id : null)),
   ])
-  const self = source(ctx, id, 'task', task.title, 'status')
   const b = new SummaryBuilder()
-  const assignee = mentions.name(task.assignee_visible ? task.assignee_id : null)
-  b.say(
-    `Task ${quote(task.title)} is ${STATUS_WORDS[task.status]} and ${dueWords(task.due, done, ctx.today)}${assignee ? `; it is assigned to ${quote(assignee)}` : task.assignee_id ? '' : '; it is not assigned'}.`,
-    self,
-  )
-  const project = mentions.name(task.project_id)
-  const parent = mentions.name(task.parent_id)
-  if (project || parent) {
-    const where = [
-      project ? `belongs to project ${quote(project)}` : '',
-      parent ? `is a subtask of ${quote(parent)}` : '',
-    ]
-      .filter(Boolean)
-      .join(' and ')
-    b.say(
-      `It ${where}.`,
-      ...[task.project_id, task.parent_id]
-        .filter((ref): ref is string => !!ref && !!mentions.name(ref))
-        .map((ref) => mentions.cite(ref, 'title')),
-    )
-  }
-  if (task.description.trim())
-    b.say(
-      `Its description says ${quote(task.description)}.`,
-      source(ctx, id, 'task', task.title, 'description', task.description),
-    )
-  const named = subtasks.filter((s) => mentions.name(s.id))
-  if (stats.total > 0 && mentions.readable('task')) {
-    const items = named.map((s) => `${quote(s.title)} (${STATUS_WORDS[s.status]})`)
-    b.say(
-      `It has ${count(stats.total, 'subtask')}, ${stats.done} done${items.length ? `: ${listing(items)}` : ''}.`,
-      source(ctx, id, 'task', task.title, 'subtasks'),
-      ...named.map((s) => mentions.cite(s.id, 'status')),
-    )
-  }
-  const canvas = mentions.name(task.canvas_id)
-  if (canvas && task.canvas_id)
-    b.say(`It is planned on canvas ${quote(canvas)}.`, mentions.cite(task.canvas_id, 'title'))
-  for (const comment of latest) {
+  const assignee = mentions.ref(task.assignee_visible ? task.assignee_id : null)
+  const assigned = assignee
+    ? ['; it is assigned to ', named(assignee)]
+    : task.assignee_id
+      ? ''
+      : '; it is not assigned'
+  b.say`This task is ${STATUS_WORDS[task.status] ?? task.status} and ${dueWords(task.due, done, ctx.today)}${assigned}.`
+  const project = mentions.ref(task.project_visible ? task.project_id : null)
+  const parent = mentions.ref(task.parent_visible ? task.parent_id : null)
+  if (project && parent)
+    b.say`It belongs to project ${named(project)} and is a subtask of ${named(parent)}.`
+  else if (project) b.say`It belongs to project ${named(project)}.`
+  else if (parent) b.say`It is a subtask of ${named(parent)}.`
+  const sayComment = (comment: (typeof comments)[number]) => {
     const author = mentions.name(comment.author_visible ? comment.author_id : null)
-    b.say(
-      `On ${comment.created_at.toISOString().slice(0, 10)}, ${author ? quote(author) : 'someone'} commented ${quote(comment.body)}.`,
-      source(ctx, comment.id, 'comment', `Comment on ${task.title}`, 'body', comment.body),
-    )
+    const ref = source(ctx, comment.id, 'comment', `Comment on ${task.title}`)
+    b.say`On ${day(comment.created_at)}, ${author ? quote(author) : 'someone'} commented${quoted(comment.body)}${marker(ref)}.`
   }
-  if (ctx.readableTypes.includes('activity')) {
-    const [last] = await listActivity(
-      ctx.db,
-      ctx.visibility,
-      ctx.readableTypes,
-      { resource_id: id },
-      null,
-      1,
-    )
-    if (last) b.fact('last_activity_at', last.created_at.toISOString())
+  if (latest[0]) sayComment(latest[0])
+  const shown = subtasks.filter((s) => mentions.ref(s.id))
+  if (stats.total > 0 && mentions.readable('task')) {
+    const items = shown.map((s) => [
+      named(mentions.ref(s.id) ?? source(ctx, s.id, 'task', s.title)),
+      ` (${STATUS_WORDS[s.status]})`,
+    ])
+    b.say`It has ${count(stats.total, 'subtask')}, ${stats.done} done${items.length ? [': ', listing(items)] : ''}.`
   }
+  if (task.description.trim()) b.sayQuote`Its description says${quoted(task.description)}.`
+  const canvas = mentions.ref(task.canvas_visible ? task.canvas_id : null)
+  if (canvas) b.say`It is planned on canvas ${named(canvas)}.`
+  for (const comment of latest.slice(1)) sayComment(comment)
   b.fact('status', task.status)
     .fact('due', task.due)
     .fact('overdue', !done && task.due !== null && task.due < ctx.today)
-    .fact('assignee_id', assignee ? task.assignee_id : null)
-    .fact('project_id', project ? task.project_id : null)
-    .fact('parent_id', parent ? task.parent_id : null)
     .fact('subtasks', stats.total)
     .fact('subtasks_done', stats.done)
     .fact('comments', comments.length)
-  mentions.link(b, 'project', task.project_id)
-  mentions.link(b, 'parent', task.parent_id)
-  mentions.link(b, 'canvas', task.canvas_id)
-  mentions.link(b, 'assignee', task.assignee_id)
-  for (const subtask of named) mentions.link(b, 'subtask', subtask.id)
+  if (ctx.readableTypes.includes('activity')) {
+    const filter = { resource_id: id }
+    const [last] = await listActivity(ctx.db, ctx.visibility, ctx.readableTypes, filter, null, 1)
+    if (last) b.fact('last_activity_at', last.created_at.toISOString())
+  }
+  b.link('project', project).link('parent', parent).link('assignee', assignee)
+  b.link('canvas', canvas)
   return { type: 'task', title: task.title, builder: b }
 }

@@ -1,58 +1,109 @@
-/** A source, as a summary cites it. */
-export interface CitationSource {
-  id: string
-  url: string
-  title: string
-  field: string
-  quote?: string
-}
-
-/** A visible neighbour. */
-export interface LinkEntry {
-  rel: string
+/** A resource a statement names, which becomes one of the summary's sources. */
+export interface SourceRef {
   id: string
   type: string
   title: string
   url: string
 }
 
-/** One sentence and the sources it rests on. */
+/** A named resource in a statement: its title in quotation marks (unless `bare`), then [n]. */
+export interface Named {
+  ref: SourceRef
+  /** Only the marker: the words around it already say what it is. */
+  bare: boolean
+}
+
+/** People's text quoted in a statement: given up (with `lead`) before facts and statements. */
+export interface Quoted {
+  quote: string
+  lead: string
+  max: number
+}
+
+/** Part of a statement: template words, a named resource, or a quote. */
+export type Piece = string | Named | Quoted
+
+/** One sentence. `quoteOnly` ones say nothing without their quote and go with it. */
 export interface Statement {
-  text: string
-  sources: CitationSource[]
+  pieces: Piece[]
+  quoteOnly: boolean
 }
 
 /** Facts are typed scalars: strings, numbers, booleans, or null. */
-export type Facts = Record<string, string | number | boolean | null>
+export type Fact = string | number | boolean | null
+
+/** A neighbour worth following, under its relation to the subject. */
+export interface LinkRef {
+  rel: string
+  ref: SourceRef
+}
+
+/** What a statement template takes: words, numbers, names, quotes, or lists of them. */
+export type Value = string | number | Piece | readonly Value[]
 
 /**
- * Collects what a summarizer says: statements in the order of their importance (the budget
- * keeps a prefix), facts and links. Statements are templates filled with data; text written by
- * people only ever appears inside quotation marks, through `quote`.
+ * Collects what a summarizer says, each kind in order of importance (the budget keeps a prefix
+ * of each): statements, facts and links. Statements are templates filled with data; text written
+ * by people only ever appears inside quotation marks, through `quote` and `quoted`.
  */
 export class SummaryBuilder {
   readonly statements: Statement[] = []
-  readonly facts: Facts = {}
-  readonly links: LinkEntry[] = []
+  readonly facts: [string, Fact][] = []
+  readonly links: LinkRef[] = []
 
-  /** Adds a statement backed by at least one source. */
-  say(text: string, ...sources: CitationSource[]): this {
-    if (sources.length === 0) throw new Error('a summary statement needs a source')
-    this.statements.push({ text, sources })
+  /** Adds a statement: a tagged template whose values are words, names or quotes. */
+  say(strings: TemplateStringsArray, ...values: Value[]): this {
+    this.statements.push({ pieces: piecesOf(strings, values), quoteOnly: false })
     return this
   }
 
-  /** Records a typed fact. */
-  fact(name: string, value: string | number | boolean | null): this {
-    this.facts[name] = value
+  /** Adds a statement that only reports a quote (a description): it goes when quotes go. */
+  sayQuote(strings: TemplateStringsArray, ...values: Value[]): this {
+    this.statements.push({ pieces: piecesOf(strings, values), quoteOnly: true })
     return this
   }
 
-  /** Names a visible neighbour. */
-  link(entry: LinkEntry): this {
-    if (!this.links.some((l) => l.rel === entry.rel && l.id === entry.id)) this.links.push(entry)
+  /** Records a typed fact; facts are given up from the last. */
+  fact(name: string, value: Fact): this {
+    if (!this.facts.some(([known]) => known === name)) this.facts.push([name, value])
     return this
   }
+
+  /** Names a neighbour worth following; links are the first detail given up. */
+  link(rel: string, ref: SourceRef | undefined): this {
+    if (ref && !this.links.some((l) => l.rel === rel && l.ref.id === ref.id))
+      this.links.push({ rel, ref })
+    return this
+  }
+}
+
+function piecesOf(strings: TemplateStringsArray, values: Value[]): Piece[] {
+  const pieces: Piece[] = []
+  const add = (value: Value) => {
+    if (Array.isArray(value)) for (const item of value as readonly Value[]) add(item)
+    else if (typeof value === 'number') pieces.push(String(value))
+    else if (value !== '') pieces.push(value as Piece)
+  }
+  strings.forEach((text, i) => {
+    add(text)
+    if (i < values.length) add(values[i] as Value)
+  })
+  return pieces
+}
+
+/** A resource by its quoted title, then its marker: `“Checkout redesign” [2]`. */
+export function named(ref: SourceRef): Named {
+  return { ref, bare: false }
+}
+
+/** Only the marker of a resource (` [2]`), where the words already say what it is. */
+export function marker(ref: SourceRef): Named {
+  return { ref, bare: true }
+}
+
+/** People's text, quoted after `lead` (`commented “…”`); left out, lead and all, to save room. */
+export function quoted(text: string, lead = ' ', max = QUOTE_CHARS): Quoted | string {
+  return text.trim() ? { quote: text, lead, max } : ''
 }
 
 const QUOTE_CHARS = 240
@@ -72,9 +123,13 @@ export function quote(text: string, max = QUOTE_CHARS): string {
 }
 
 /** A plain list in prose: "a", "a and b", "a, b and c". */
-export function listing(items: string[]): string {
-  if (items.length <= 1) return items[0] ?? ''
-  return `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
+export function listing(items: readonly Value[]): Value[] {
+  const out: Value[] = []
+  items.forEach((item, i) => {
+    if (i > 0) out.push(i === items.length - 1 ? ' and ' : ', ')
+    out.push(item)
+  })
+  return out
 }
 
 /** "1 task", "3 tasks". */

@@ -2,12 +2,7 @@ import type { ReadableType } from '../access/scopes.ts'
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import type { UrlBuilder } from '../lib/resource-urls.ts'
-import {
-  type CitationSource,
-  type LinkEntry,
-  quote,
-  type SummaryBuilder,
-} from './summary-builder.ts'
+import { quote, type SourceRef, type SummaryBuilder } from './summary-builder.ts'
 import { type Named, visibleNames } from './summary-queries.ts'
 
 /** What every summarizer works with. */
@@ -18,6 +13,13 @@ export interface SummaryContext {
   /** Today's date (UTC), for due dates and "overdue". */
   today: string
   readableTypes: readonly ReadableType[]
+}
+
+/** What a summarizer returns: the subject and what was said about it. */
+export interface Summarized {
+  type: string
+  title: string
+  builder: SummaryBuilder
 }
 
 /** The neighbours a summarizer may name: visible, and of types the token may read. */
@@ -40,65 +42,36 @@ export class Mentions {
 
   /** The name of a visible neighbour of a readable type, or undefined. */
   name(id: string | null | undefined): string | undefined {
+    return this.ref(id)?.title
+  }
+
+  /** A visible neighbour of a readable type as a source, or undefined for anything else. */
+  ref(id: string | null | undefined): SourceRef | undefined {
     const named = id ? this.#names.get(id) : undefined
-    if (!named) return undefined
+    if (!id || !named) return undefined
     const type = named.type === 'integration' ? 'person' : named.type
-    return this.#ctx.readableTypes.includes(type as ReadableType) ? named.title : undefined
+    if (!this.#ctx.readableTypes.includes(type as ReadableType)) return undefined
+    return source(this.#ctx, id, named.type, named.title)
   }
 
   /** Whether the token may read a kind of neighbour at all. */
   readable(type: ReadableType): boolean {
     return this.#ctx.readableTypes.includes(type)
   }
-
-  /** A citation of one field of a mentionable neighbour (callers check `name` first). */
-  cite(id: string, field: string, quote?: string): CitationSource {
-    const named = this.#names.get(id)
-    return source(this.#ctx, id, named?.type ?? 'resource', named?.title ?? id, field, quote)
-  }
-
-  /** Links a mentionable neighbour under a relation; does nothing for anything else. */
-  link(builder: SummaryBuilder, rel: string, id: string | null | undefined): void {
-    const title = this.name(id)
-    const named = id ? this.#names.get(id) : undefined
-    if (id && title !== undefined && named)
-      builder.link(linkOf(this.#ctx, rel, id, named.type, title))
-  }
 }
 
-/** A citation of a resource's field. */
-export function source(
-  ctx: SummaryContext,
-  id: string,
-  type: string,
-  title: string,
-  field: string,
-  quote?: string,
-): CitationSource {
-  return {
-    id,
-    url: ctx.urls.resource(ctx.visibility.principal.workspaceId, type, id).url,
-    title,
-    field,
-    ...(quote === undefined ? {} : { quote }),
-  }
+/** A resource as a source: its id, type, title and page in the product. */
+export function source(ctx: SummaryContext, id: string, type: string, title: string): SourceRef {
+  const url =
+    type === 'workspace'
+      ? ctx.urls.workspace(id).url
+      : ctx.urls.resource(ctx.visibility.principal.workspaceId, type, id).url
+  return { id, type, title, url }
 }
 
-/** A link entry. */
-function linkOf(
-  ctx: SummaryContext,
-  rel: string,
-  id: string,
-  type: string,
-  title: string,
-): LinkEntry {
-  return {
-    rel,
-    id,
-    type,
-    title,
-    url: ctx.urls.resource(ctx.visibility.principal.workspaceId, type, id).url,
-  }
+/** The day of a timestamp, as statements give it. */
+export function day(at: Date): string {
+  return at.toISOString().slice(0, 10)
 }
 
 /** How a due date reads relative to today. */

@@ -41,6 +41,7 @@ export interface TaskStats {
   open: number
   done: number
   overdue: number
+  blocked: number
 }
 
 /** Which tasks to count. */
@@ -69,13 +70,14 @@ export async function taskStats(
     select count(*)::int as total,
       (count(*) filter (where t.status <> 'done'))::int as open,
       (count(*) filter (where t.status = 'done'))::int as done,
-      (count(*) filter (where t.status <> 'done' and t.due < ${today}::date))::int as overdue
+      (count(*) filter (where t.status <> 'done' and t.due < ${today}::date))::int as overdue,
+      (count(*) filter (where t.status = 'blocked'))::int as blocked
     from tasks t
     join resource_index r on r.workspace_id = t.workspace_id and r.id = t.id
     where t.workspace_id = ${ws} and ${scopeCondition(scope)} and ${visibility.row('r')}`.execute(
     db,
   )
-  return row.rows[0] ?? { total: 0, open: 0, done: 0, overdue: 0 }
+  return row.rows[0] ?? { total: 0, open: 0, done: 0, overdue: 0, blocked: 0 }
 }
 
 /** A visible task in a summary's list. */
@@ -87,20 +89,35 @@ export interface TaskLine {
   assignee_id: string | null
 }
 
-/** Visible tasks in a scope: overdue first (oldest due date first), then open ones by due date. */
+/**
+ * Which of a scope's tasks to list: `blocked`, `overdue` (oldest due date first), `next` (open,
+ * due today or later, soonest first), or `any` (overdue first, then open by due date, then done).
+ */
+export type TaskPick = 'blocked' | 'overdue' | 'next' | 'any'
+
+function pickCondition(pick: TaskPick, today: string) {
+  if (pick === 'blocked') return sql`t.status = 'blocked'`
+  if (pick === 'overdue') return sql`t.status <> 'done' and t.due < ${today}::date`
+  if (pick === 'next') return sql`t.status <> 'done' and t.due >= ${today}::date`
+  return sql`true`
+}
+
+/** Visible tasks of a scope, as picked; filtered in the statement: no hidden task takes a row. */
 export async function tasksToMention(
   db: Db,
   visibility: Visibility,
   scope: TaskScope,
   today: string,
   limit: number,
+  pick: TaskPick = 'any',
 ): Promise<TaskLine[]> {
   const ws = visibility.principal.workspaceId
   const rows = await sql<TaskLine>`
     select t.id, t.title, t.status, t.due, t.assignee_id
     from tasks t
     join resource_index r on r.workspace_id = t.workspace_id and r.id = t.id
-    where t.workspace_id = ${ws} and ${scopeCondition(scope)} and ${visibility.row('r')}
+    where t.workspace_id = ${ws} and ${scopeCondition(scope)} and ${pickCondition(pick, today)}
+      and ${visibility.row('r')}
     order by coalesce(t.status <> 'done' and t.due < ${today}::date, false) desc, (t.status = 'done'), t.due nulls last, t.id
     limit ${limit}`.execute(db)
   return rows.rows

@@ -1,56 +1,59 @@
-import Type from 'typebox'
+import Type, { type Static } from 'typebox'
 import { Timestamp } from '../http/schemas.ts'
 import { Budget } from '../search/search.schemas.ts'
 
-/** A source a summary statement rests on. */
-export const SummaryCitation = Type.Object({
-  id: Type.String(),
-  url: Type.String(),
-  title: Type.String(),
-  field: Type.String({ description: 'The field the statement comes from.' }),
-  quote: Type.Optional(
-    Type.String({
-      description: 'Text quoted from that field, verbatim or cut at a sentence boundary.',
-    }),
-  ),
-})
-
-/** A visible neighbour named by a summary. */
-export const SummaryLink = Type.Object({
-  rel: Type.String(),
-  id: Type.String(),
+/** A resource a summary names: `[n]` in its text refers to the n-th source. */
+export const SummarySource = Type.Object({
+  id: Type.String({ description: 'Its id: its summary is `GET /v1/resources/{id}/summary`.' }),
   type: Type.String(),
   title: Type.String(),
-  url: Type.String(),
+  url: Type.String({ description: 'Its page in the product; no other field repeats it.' }),
 })
+
+/** A neighbour worth following next, as the number of its source. */
+export const SummaryLink = Type.Object({
+  rel: Type.String({ description: 'How it relates to the subject: project, assignee, owner…' }),
+  source: Type.Integer({ minimum: 1, description: 'Its entry in `sources` (1 is the first).' }),
+})
+
+/** A typed key fact: counts count only what the caller may open. */
+export const SummaryFact = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])
 
 /** `GET /v1/resources/:id/summary` (docs/api.md, "Summaries"). */
 export const SummaryResponse = Type.Object({
   id: Type.String(),
   type: Type.String(),
   title: Type.String(),
-  url: Type.String(),
+  url: Type.Optional(
+    Type.String({ description: "The subject's page; the last detail given up for the budget." }),
+  ),
   as_of: Timestamp,
   text: Type.String({
-    description: 'Statements, each ending with the numbers of its citations, such as [1][3].',
+    description: 'Statements about the subject; [n] after a name refers to sources[n-1].',
   }),
-  facts: Type.Record(
-    Type.String(),
-    Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
-    {
-      description: 'Typed key facts; counts count only what the caller may open.',
-    },
-  ),
+  facts: Type.Record(Type.String(), SummaryFact, {
+    description: 'Typed key facts; counts count only what the caller may open.',
+  }),
+  sources: Type.Array(SummarySource, { description: 'Source n is the n-th entry.' }),
   links: Type.Array(SummaryLink),
-  citations: Type.Array(SummaryCitation, { description: 'Citation n is the n-th entry.' }),
   truncated: Type.Boolean({
-    description: 'Set when statements or links were left out to fit max_tokens.',
+    description: 'Set when anything (links, quotes, facts, statements) was left out to fit.',
   }),
   budget: Budget,
 })
 
+/** A summary as sent. */
+export type SummaryBody = Static<typeof SummaryResponse>
+
+/** The default `max_tokens`: every demo summary fits whole in it. */
+export const DEFAULT_SUMMARY_TOKENS = 2500
+
 /** `?max_tokens=` of a summary. */
 export const SummaryQuery = Type.Object(
-  { max_tokens: Type.Optional(Type.Integer({ minimum: 100, maximum: 20_000, default: 1000 })) },
+  {
+    max_tokens: Type.Optional(
+      Type.Integer({ minimum: 100, maximum: 20_000, default: DEFAULT_SUMMARY_TOKENS }),
+    ),
+  },
   { additionalProperties: false },
 )
