@@ -15,18 +15,27 @@ export interface PageOf<T> {
  * used with another token, on another resource or with other filters is refused.
  */
 export function cursorBinding(request: FastifyRequest, filters: Record<string, unknown>): string {
+  return bindingOf(
+    authenticated(request).credential.id,
+    request.routeOptions.url ?? '',
+    (request.params ?? {}) as Record<string, unknown>,
+    filters,
+  )
+}
+
+/** `cursorBinding` without a request, for callers of another transport (MCP tools). */
+export function bindingOf(
+  credentialId: string,
+  route: string,
+  params: Record<string, unknown>,
+  filters: Record<string, unknown>,
+): string {
   const canonical = (values: Record<string, unknown>) =>
     Object.keys(values)
       .filter((key) => key !== 'cursor' && key !== 'limit')
       .sort()
       .map((key) => [key, values[key]])
-  const params = (request.params ?? {}) as Record<string, unknown>
-  return JSON.stringify([
-    authenticated(request).credential.id,
-    request.routeOptions.url,
-    canonical(params),
-    canonical(filters),
-  ])
+  return JSON.stringify([credentialId, route, canonical(params), canonical(filters)])
 }
 
 /** The keyset position in a request's cursor, null without one; a bad cursor is a 400. */
