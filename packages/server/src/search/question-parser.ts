@@ -85,6 +85,11 @@ const STATUS_WORDS: Record<string, TaskStatus> = {
 // Words for "what stands in the way", a status even without "tasks" next to them.
 const BLOCKING = new Set(['blocking', 'blocker', 'blockers', 'blocks'])
 const TASK_NOUNS = new Set(['task', 'tasks', 'subtask', 'subtasks', 'items', 'work', 'tickets'])
+
+/** Words for tasks ("tasks", "items"): next to a filter they say what to list, not what to find. */
+export function isTaskNoun(word: string): boolean {
+  return TASK_NOUNS.has(word)
+}
 const TYPE_NAMES: Record<string, SearchType> = {
   project: 'project',
   projects: 'project',

@@ -5,7 +5,12 @@ import type { AppDeps } from '../app-deps.ts'
 import { bindingOf, readCursor } from '../http/paging.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { packSearch } from './pack-search.ts'
-import { isValidDay, parseQuestion, type SearchFilterValues } from './question-parser.ts'
+import {
+  isTaskNoun,
+  isValidDay,
+  parseQuestion,
+  type SearchFilterValues,
+} from './question-parser.ts'
 import { presentHit } from './search.present.ts'
 import { type SearchRow, searchIndex } from './search.queries.ts'
 import {
@@ -60,7 +65,11 @@ export async function runSearch(
   const question = parseQuestion(normalizeQuery(body.query), deps.clock.now())
   // A field of `filters` replaces the same filter read from the query.
   const values: SearchFilterValues = { ...question.filters, ...given }
-  let terms = question.terms
+  // With filters in the request, "tasks" says what to list, as it does next to a filter word.
+  let terms =
+    Object.keys(given).length > 0
+      ? question.terms.filter((term) => !isTaskNoun(term.text))
+      : question.terms
   let projectName: string | undefined
   let unresolvedProject: string | undefined
   if (question.project && values.project_id === undefined) {
