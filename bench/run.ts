@@ -20,6 +20,7 @@ import { scaledBundle } from '../packages/server/src/bundle/demo/scaled-bundle.t
 import { openDatabase } from '../packages/server/src/db/connect.ts'
 import { type Load, loadRoute, loadTaskCreation, startServer } from './http-load.ts'
 import { benchListQueries } from './list-queries.ts'
+import { formatRelevance, relevanceOn } from './relevance/relevance.ts'
 import { type EngineResult, formatReport } from './report.ts'
 import { benchSearch } from './search-queries.ts'
 import { benchSummaries } from './summary-latency.ts'
@@ -211,8 +212,11 @@ const results: EngineResult[] = []
 for (const engine of values.engines.split(',')) results.push(await benchEngine(engine))
 mkdirSync(join(root, 'bench/results'), { recursive: true })
 const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+log('relevance of the judged questions (bench/relevance)…')
+const relevance = []
+for (const engine of values.engines.split(',')) relevance.push(await relevanceOn(engine))
 writeFileSync(
   join(root, 'bench/results', `${stamp}.json`),
-  JSON.stringify({ scale, http, results }, null, 2),
+  JSON.stringify({ scale, http, results, relevance }, null, 2),
 )
-console.log(formatReport(scale, http, results))
+console.log(`${formatReport(scale, http, results)}\n\n${formatRelevance(relevance)}`)

@@ -72,7 +72,22 @@ export async function pickTerms(
     words: list.map((r) => r.word),
     ndoc: list.map((r) => r.ndoc),
   })
-  return { common: pick(rows.slice(0, 5)), medium: pick(near(items * 0.005)), rare: pick(near(30)) }
+  const common = pick(rows.slice(0, 5))
+  const medium = pick(near(items * 0.005))
+  const rare = pick(near(30))
+  // Questions mixing the classes take the any-word path (ranked by coverage) and the all-words
+  // window; typos (a rare word missing its second letter) the trigram path over titles.
+  const questions = common.words.map(
+    (word, i) => `what is the ${word} of ${medium.words[i] ?? ''} ${rare.words[i] ?? ''}?`,
+  )
+  const typos = rare.words.map((word) => `${word[0]}${word.slice(2)}`)
+  return {
+    common,
+    medium,
+    rare,
+    question: { words: questions, ndoc: common.ndoc },
+    typo: { words: typos, ndoc: rare.ndoc },
+  }
 }
 
 /**

