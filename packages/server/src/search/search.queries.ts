@@ -1,9 +1,9 @@
-import { sql } from 'kysely'
+import { type RawBuilder, sql } from 'kysely'
 import type { ReadableType } from '../access/scopes.ts'
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
-import type { ParsedQuestion } from './question-parser.ts'
+import type { ParsedQuestion, QueryTerm } from './question-parser.ts'
 import type { SearchType } from './search.schemas.ts'
 import { activityFilter, indexFilter, type ResolvedFilters } from './search-filters.ts'
 import { combined, termQuery, textQuery } from './search-query.ts'
@@ -59,19 +59,16 @@ export async function searchIndex(
 ): Promise<SearchRow[]> {
   const ws = visibility.principal.workspaceId
   const window = input.window ?? SEARCH_WINDOW
-  const { terms, phrases, excluded, exact } = input.question
+  const { phrases, excluded, exact } = input.question
   const indexed = input.types.filter((type) => type !== 'activity')
   const withActivity = input.types.includes('activity')
   const filtered = Object.keys(input.filters).length > 0
-  if (terms.length === 0 && phrases.length === 0 && !filtered) return []
+  if (input.question.terms.length === 0 && phrases.length === 0 && !filtered) return []
   const keyset = input.after
     ? sql`where (rank, updated_at, id) < (${input.after[0]}::real, ${input.after[1]}::timestamptz, ${input.after[2]}::text)`
     : sql``
   // Inline, not CTEs: constants the planner can read, so it estimates how common the words are
   // and walks the newest rows for a very common term but the GIN index for a rare one.
-  const any = combined(terms, 'or')
-  const all = terms.length > 1 ? combined(terms, 'and') : null
-  const fuzzy = terms.flatMap((term) => (term.fuzzy ? [term.fuzzy] : []))
   const required = (alias: string) =>
     sql.join(
       [
@@ -84,6 +81,14 @@ export async function searchIndex(
   const readable = sql`${sql.val([...input.readableTypes])}::text[]`
   const indexBase = sql`r.workspace_id = ${ws} and r.type = any(${sql.val(indexed)}::text[])
         and ${required('r')} and ${indexFilter(input.filters, 'r')} and ${visibility.rowInBulk('r')}`
+  const terms = await nearMissesOfUnmatched(
+    db,
+    input.question.terms,
+    indexed.length > 0 ? indexBase : null,
+  )
+  const any = combined(terms, 'or')
+  const all = terms.length > 1 ? combined(terms, 'and') : null
+  const fuzzy = terms.flatMap((term) => (term.fuzzy ? [term.fuzzy] : []))
   const newestIndex = (condition: ReturnType<typeof sql>) => sql`(select r.id from resource_index r
         where ${indexBase} and ${condition}
         order by r.updated_at desc, r.id desc limit ${window})`
@@ -203,4 +208,28 @@ export async function searchIndex(
     from context
     order by rank desc, updated_at desc, id desc`.execute(db)
   return result.rows
+}
+
+/**
+ * The terms with typo tolerance kept only for words that no candidate's text matches (`base` is
+ * the candidates' condition: visible, filtered): a typo rarely matches anything, a word that does
+ * is no typo, and testing titles for near misses of a common word would read thousands of rows.
+ * Decided among visible items only, like the windows, so hidden items cannot change it.
+ */
+async function nearMissesOfUnmatched(
+  db: Db,
+  terms: readonly QueryTerm[],
+  base: RawBuilder<unknown> | null,
+): Promise<QueryTerm[]> {
+  const fuzzy = terms.filter((term) => term.fuzzy)
+  if (fuzzy.length === 0) return [...terms]
+  if (base === null) return terms.map((term) => ({ ...term, fuzzy: null }))
+  const found = await sql<{ found: boolean[] }>`select array[${sql.join(
+    fuzzy.map(
+      (term) =>
+        sql`exists (select from resource_index r where ${base} and r.tsv @@ ${termQuery(term)})`,
+    ),
+  )}] as found`.execute(db)
+  const matched = new Set(fuzzy.filter((_, i) => found.rows[0]?.found[i]))
+  return terms.map((term) => (matched.has(term) ? { ...term, fuzzy: null } : term))
 }
