@@ -331,3 +331,14 @@ test('search needs some read scope at all', async () => {
   assert.equal(reply.status, 403)
   assert.ok(ALL_READ_SCOPES.length > 0)
 })
+
+test('a question whose interpretation alone exceeds max_tokens is a 422 that names what fits', async () => {
+  const query = Array.from({ length: 60 }, (_, i) => `zq${i}`).join(' ')
+  const tiny = await search('bob-key', { query, max_tokens: 100 })
+  assert.equal(tiny.status, 422, tiny.body)
+  const needed = Number(/at least (\d+)/.exec(tiny.json.errors[0].message)?.[1])
+  const fits = await search('bob-key', { query, max_tokens: needed })
+  assert.equal(fits.status, 200, fits.body)
+  assert.ok(countTokens(fits.body) <= needed)
+  assert.equal(fits.json.interpreted.words.length, 12, 'at most 12 words are searched')
+})

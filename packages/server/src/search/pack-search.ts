@@ -28,6 +28,8 @@ export function packSearch(
   })
   const worstCursor = hits.length > 0 ? cursorAfter(hits.length - 1) : null
   let used = countTokens(JSON.stringify(envelope([], worstCursor)))
+  // A long question's interpretation alone may not fit: say what would, as for a long hit.
+  if (used > maxTokens) throw tooSmall(used)
   const packed: Hit[] = []
   for (const [index, hit] of hits.entries()) {
     const cost = countTokens(JSON.stringify(hit)) + 1
@@ -38,20 +40,7 @@ export function packSearch(
     }
     if (index === 0) {
       const fitted = shrinkToFit(hit, maxTokens - used - 1)
-      if (!fitted) {
-        throw new ProblemError(
-          'validation_failed',
-          'max_tokens is too small to hold even one result of this search.',
-          {
-            errors: [
-              {
-                path: '/max_tokens',
-                message: `must be at least ${used + countTokens(JSON.stringify(minimal(hit))) + 1} for this query`,
-              },
-            ],
-          },
-        )
-      }
+      if (!fitted) throw tooSmall(used + countTokens(JSON.stringify(minimal(hit))) + 1)
       packed.push(fitted)
     }
     break
@@ -103,4 +92,12 @@ function minimal(hit: Hit): Hit {
     citation: { field: hit.citation.field },
     truncated: true,
   }
+}
+
+function tooSmall(needed: number): ProblemError {
+  return new ProblemError(
+    'validation_failed',
+    'max_tokens is too small to hold even one result of this search.',
+    { errors: [{ path: '/max_tokens', message: `must be at least ${needed} for this query` }] },
+  )
 }
