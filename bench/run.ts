@@ -22,6 +22,7 @@ import { DEFAULT_SUMMARY_TOKENS } from '../packages/server/src/summaries/summary
 import { openDemoWorld } from './demo-world.ts'
 import { type Load, loadRoute, loadTaskCreation, startServer } from './http-load.ts'
 import { benchListQueries } from './list-queries.ts'
+import { formatRelevance, relevanceOn } from './relevance/relevance.ts'
 import { type EngineResult, formatReport } from './report.ts'
 import { benchSearch } from './search-queries.ts'
 import { benchSummaries } from './summary-latency.ts'
@@ -219,9 +220,12 @@ const shares = await benchSummaryShares(demo, 'elena', 20, DEFAULT_SUMMARY_TOKEN
 await demo.close()
 mkdirSync(join(root, 'bench/results'), { recursive: true })
 const stamp = new Date().toISOString().replace(/[:.]/g, '-')
+log('relevance of the judged questions (bench/relevance)…')
+const relevance = []
+for (const engine of values.engines.split(',')) relevance.push(await relevanceOn(engine))
 writeFileSync(
   join(root, 'bench/results', `${stamp}.json`),
-  JSON.stringify({ scale, http, results, summaryShares: shares }, null, 2),
+  JSON.stringify({ scale, http, results, summaryShares: shares, relevance }, null, 2),
 )
-console.log(formatReport(scale, http, results))
+console.log(`${formatReport(scale, http, results)}\n\n${formatRelevance(relevance)}`)
 console.log(`\nSummary token shares (demo workspace, default budget):\n${formatShares(shares)}`)

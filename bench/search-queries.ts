@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely'
 import { type Principal, resolvePrincipal } from '../packages/server/src/access/principal.ts'
 import { visibilityFor } from '../packages/server/src/access/visibility.ts'
 import type { Database } from '../packages/server/src/db/database.ts'
+import { parseQuestion } from '../packages/server/src/search/question-parser.ts'
 import { searchIndex } from '../packages/server/src/search/search.queries.ts'
 import { baselineVisibility, inTurns } from './baseline-visibility.ts'
 
@@ -71,7 +72,22 @@ export async function pickTerms(
     words: list.map((r) => r.word),
     ndoc: list.map((r) => r.ndoc),
   })
-  return { common: pick(rows.slice(0, 5)), medium: pick(near(items * 0.005)), rare: pick(near(30)) }
+  const common = pick(rows.slice(0, 5))
+  const medium = pick(near(items * 0.005))
+  const rare = pick(near(30))
+  // Questions mixing the classes take the any-word path (ranked by coverage) and the all-words
+  // window; typos (a rare word missing its second letter) the trigram path over titles.
+  const questions = common.words.map(
+    (word, i) => `what is the ${word} of ${medium.words[i] ?? ''} ${rare.words[i] ?? ''}?`,
+  )
+  const typos = rare.words.map((word) => `${word[0]}${word.slice(2)}`)
+  return {
+    common,
+    medium,
+    rare,
+    question: { words: questions, ndoc: common.ndoc },
+    typo: { words: typos, ndoc: rare.ndoc },
+  }
 }
 
 /**
@@ -89,7 +105,15 @@ async function windowQuality(
   const sum = (rows: { rank: number }[]) => rows.reduce((total, row) => total + row.rank, 0)
   for (const text of words) {
     const visibility = visibilityFor(principal)
-    const first = { text, types: TYPES, readableTypes: READABLE, after: null, limit: 10 }
+    const question = parseQuestion(text, new Date())
+    const first = {
+      question,
+      filters: {},
+      types: TYPES,
+      readableTypes: READABLE,
+      after: null,
+      limit: 10,
+    }
     const windowed = (await searchIndex(db, visibility, first)).slice(0, 10)
     const exact = (await searchIndex(db, visibility, { ...first, window: 1e9 })).slice(0, 10)
     const exactIds = new Set(exact.map((row) => row.id))
@@ -129,7 +153,8 @@ export async function benchSearch(
         )) {
           const started = performance.now()
           await searchIndex(db, visibility, {
-            text,
+            question: parseQuestion(text, new Date()),
+            filters: {},
             types: TYPES,
             readableTypes: READABLE,
             after: null,

@@ -5,6 +5,7 @@ import { openableIds, type Visibility, visibilityFor } from '../src/access/visib
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
 import { listActivity } from '../src/graph/activity/activity.queries.ts'
 import { listTasks } from '../src/graph/tasks/tasks.queries.ts'
+import { parseQuestion } from '../src/search/question-parser.ts'
 import { searchIndex } from '../src/search/search.queries.ts'
 import { importOk, smallBundle } from './harness/bundles.ts'
 import { startTestApp, type TestApp } from './harness/test-app.ts'
@@ -28,7 +29,8 @@ async function seen(visibility: Visibility) {
   const ids = (await db.selectFrom('resource_index').select('id').execute()).map((row) => row.id)
   const search = (text: string) =>
     searchIndex(db, visibility, {
-      text,
+      question: parseQuestion(text, new Date()),
+      filters: {},
       types: ['project', 'canvas', 'task', 'okr', 'comment', 'activity'],
       readableTypes: ['project', 'canvas', 'task', 'okr', 'comment', 'activity'],
       after: null,

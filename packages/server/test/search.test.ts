@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test'
 import fc from 'fast-check'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
 import { countTokens } from '../src/lib/token-budget.ts'
+import { parseQuestion } from '../src/search/question-parser.ts'
 import { searchIndex } from '../src/search/search.queries.ts'
 import { ALL_READ_SCOPES, importOk, smallBundle, tokenOf } from './harness/bundles.ts'
 import { searchAll } from './harness/check-search.ts'
@@ -114,15 +115,15 @@ test('titles rank above bodies; among equals the most recently updated comes fir
   ])
   const scores = reply.json.results.map((hit: { score: number }) => hit.score)
   assert.ok(scores[0] === scores[1] && scores[2] > scores[3], `${scores}`)
-  assert.deepEqual(reply.json.results[0].citation, {
-    id: ws.ids['h-new'],
-    url: reply.json.results[0].url,
-    title: 'Heliotrope review',
-    field: 'title',
-    quote: 'Heliotrope review',
-  })
+  // Each text once: the hit is the cited resource, and a title match needs no quote.
+  assert.deepEqual(reply.json.results[0].citation, { field: 'title' })
+  assert.equal(reply.json.results[0].api_url, undefined)
+  assert.equal(
+    reply.json.results[0].url,
+    `https://app.workgraph.example/${ws.workspace_id}/task/${ws.ids['h-new']}`,
+  )
   const body = reply.json.results[3]
-  assert.equal(body.citation.field, 'description')
+  assert.deepEqual(body.citation, { field: 'description' }, 'the quote would repeat the snippet')
   assert.match(body.snippet, /heliotrope/i)
   assert.equal(body.path, 'Heliotrope')
   assert.equal(body.due, null)
@@ -257,7 +258,8 @@ test('the candidate window ranks only the most recent matches of a very common t
     return { visibility: visibilityFor(principal) }
   })()
   const rows = await searchIndex(t.db.db, visibility, {
-    text: 'heliotrope',
+    question: parseQuestion('heliotrope', new Date()),
+    filters: {},
     types: ['task'],
     readableTypes: ['task'],
     after: null,
@@ -328,4 +330,15 @@ test('search needs some read scope at all', async () => {
   })
   assert.equal(reply.status, 403)
   assert.ok(ALL_READ_SCOPES.length > 0)
+})
+
+test('a question whose interpretation alone exceeds max_tokens is a 422 that names what fits', async () => {
+  const query = Array.from({ length: 60 }, (_, i) => `zq${i}`).join(' ')
+  const tiny = await search('bob-key', { query, max_tokens: 100 })
+  assert.equal(tiny.status, 422, tiny.body)
+  const needed = Number(/at least (\d+)/.exec(tiny.json.errors[0].message)?.[1])
+  const fits = await search('bob-key', { query, max_tokens: needed })
+  assert.equal(fits.status, 200, fits.body)
+  assert.ok(countTokens(fits.body) <= needed)
+  assert.equal(fits.json.interpreted.words.length, 12, 'at most 12 words are searched')
 })

@@ -1,5 +1,6 @@
 import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { createPgConfig } from '@electric-sql/pglite/node-postgres'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
@@ -34,6 +35,9 @@ const types = {
   },
 } as pg.CustomTypesConfig
 
+// Contrib extensions the migrations create: PGlite must load their code before it can run them.
+const extensions = { pg_trgm }
+
 /**
  * Opens the database. Both engines go through Kysely's PostgresDialect over a `pg` pool, so the
  * SQL, migrations and tests are the same; PGlite's pool has exactly one connection.
@@ -59,9 +63,9 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   if (target.kind === 'embedded') {
     mkdirSync(target.dataDir, { recursive: true })
     lock = lockDataDir(target.dataDir)
-    pglite = new PGlite(`${target.dataDir}/pgdata`)
+    pglite = new PGlite(`${target.dataDir}/pgdata`, { extensions })
   } else {
-    pglite = new PGlite({ loadDataDir: target.dump })
+    pglite = new PGlite({ loadDataDir: target.dump, extensions })
   }
   try {
     await pglite.waitReady

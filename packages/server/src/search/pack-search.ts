@@ -1,7 +1,7 @@
 import type { Static } from 'typebox'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { countTokens, cutToTokens, ENCODING, serializeWithBudget } from '../lib/token-budget.ts'
-import type { SearchHit, SearchResponse } from './search.schemas.ts'
+import type { Interpreted, SearchHit, SearchResponse } from './search.schemas.ts'
 
 type Hit = Static<typeof SearchHit>
 type Response = Static<typeof SearchResponse>
@@ -17,15 +17,19 @@ export function packSearch(
   hasMore: boolean,
   maxTokens: number,
   cursorAfter: (index: number) => string,
+  interpreted: Static<typeof Interpreted>,
 ): string {
   // The envelope with the longest cursor this page could carry, and a five-digit count.
   const envelope = (results: Hit[], cursor: string | null): Response => ({
     results,
     next_cursor: cursor,
+    interpreted,
     budget: { max_tokens: maxTokens, used_tokens: 99_999, encoding: ENCODING },
   })
   const worstCursor = hits.length > 0 ? cursorAfter(hits.length - 1) : null
   let used = countTokens(JSON.stringify(envelope([], worstCursor)))
+  // A long question's interpretation alone may not fit: say what would, as for a long hit.
+  if (used > maxTokens) throw tooSmall(used)
   const packed: Hit[] = []
   for (const [index, hit] of hits.entries()) {
     const cost = countTokens(JSON.stringify(hit)) + 1
@@ -36,20 +40,7 @@ export function packSearch(
     }
     if (index === 0) {
       const fitted = shrinkToFit(hit, maxTokens - used - 1)
-      if (!fitted) {
-        throw new ProblemError(
-          'validation_failed',
-          'max_tokens is too small to hold even one result of this search.',
-          {
-            errors: [
-              {
-                path: '/max_tokens',
-                message: `must be at least ${used + countTokens(JSON.stringify(minimal(hit))) + 1} for this query`,
-              },
-            ],
-          },
-        )
-      }
+      if (!fitted) throw tooSmall(used + countTokens(JSON.stringify(minimal(hit))) + 1)
       packed.push(fitted)
     }
     break
@@ -86,11 +77,8 @@ function shrinkToFit(hit: Hit, tokens: number): Hit | null {
     ...hit,
     snippet: snippet.text,
     ...(summary ? { summary: summary.text } : {}),
+    citation: { field: hit.citation.field },
     truncated: true,
-  }
-  fitted.citation = {
-    ...hit.citation,
-    quote: hit.citation.field === 'title' ? hit.citation.quote : snippet.text,
   }
   return countTokens(JSON.stringify(fitted)) <= tokens ? fitted : null
 }
@@ -100,7 +88,16 @@ function minimal(hit: Hit): Hit {
     ...hit,
     snippet: '',
     ...(hit.summary === undefined ? {} : { summary: '' }),
-    citation: { ...hit.citation, quote: hit.citation.field === 'title' ? hit.citation.quote : '' },
+    // A quote would repeat the cut snippet's text: the field alone still says where it matched.
+    citation: { field: hit.citation.field },
     truncated: true,
   }
+}
+
+function tooSmall(needed: number): ProblemError {
+  return new ProblemError(
+    'validation_failed',
+    'max_tokens is too small to hold even one result of this search.',
+    { errors: [{ path: '/max_tokens', message: `must be at least ${needed} for this query` }] },
+  )
 }

@@ -1,17 +1,34 @@
 import { type RawBuilder, sql } from 'kysely'
+import type { QueryTerm } from './question-parser.ts'
 
-/**
- * The text query as both dictionaries read it: English stems ("tasks" finds "task") or the words
- * as written (names, other languages, stop words). websearch_to_tsquery accepts any input:
- * "quoted phrases", -excluded words and `or` work, and nonsense parses to an empty query.
+/*
+ * The tsquery pieces of a parsed question. Every text is read by both dictionaries: English stems
+ * ("tasks" finds "task") or the words as written (names, other languages). websearch_to_tsquery
+ * accepts any input, so nothing a person types can make a statement fail.
  */
-export function tsquery(text: string): RawBuilder<string> {
+
+/** Text as both dictionaries read it; a quoted text is a phrase. */
+export function textQuery(text: string): RawBuilder<string> {
   return sql<string>`(websearch_to_tsquery('english', ${text}) || websearch_to_tsquery('simple', ${text}))`
+}
+
+/** What covers one term: any of its alternatives, or its prefix. */
+export function termQuery(term: QueryTerm): RawBuilder<string> {
+  const parts = term.alternatives.map(textQuery)
+  // The prefix holds letters and digits only (the parser checks), so it is a valid lexeme.
+  if (term.prefix) parts.push(sql<string>`to_tsquery('simple', ${`${term.prefix}:*`})`)
+  return sql<string>`(${sql.join(parts, sql` || `)})`
+}
+
+/** Every term (`and`) or any term (`or`); null without terms. */
+export function combined(terms: readonly QueryTerm[], op: 'and' | 'or'): RawBuilder<string> | null {
+  if (terms.length === 0) return null
+  return sql<string>`(${sql.join(terms.map(termQuery), op === 'and' ? sql` && ` : sql` || `)})`
 }
 
 /**
  * User text made safe to hand to Postgres: NUL bytes are not allowed in text values, and control
- * characters mean nothing to full-text search. Everything else is for Postgres to parse.
+ * characters mean nothing to full-text search. Everything else is for the parser to read.
  */
 export function normalizeQuery(query: string): string {
   // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point

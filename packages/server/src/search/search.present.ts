@@ -14,7 +14,10 @@ const BODY_FIELD: Record<SearchType, string> = {
 
 const SNIPPET_CHARS = 240
 
-/** A hit as the API shows it; the citation quotes the field the query matched. */
+/**
+ * A hit as the API shows it, each text once: the citation names the field the query matched and
+ * quotes it only when the quote would differ from both the title and the snippet.
+ */
 export function presentHit(row: SearchRow, urls: ResourceUrls): Static<typeof SearchHit> {
   const snippet = clip(row.snippet.replace(/\s+/g, ' ').trim(), SNIPPET_CHARS)
   const field = row.title_matched ? 'title' : BODY_FIELD[row.type]
@@ -25,19 +28,17 @@ export function presentHit(row: SearchRow, urls: ResourceUrls): Static<typeof Se
     ...(row.type === 'canvas' ? { summary: row.canvas_summary ?? '' } : {}),
     ...(row.type === 'task' ? { due: row.task_due } : {}),
     url: urls.url,
-    api_url: urls.api_url,
     snippet,
     path: row.path.join(' › '),
     score: Math.round(row.rank * 1e6) / 1e6,
     updated_at: row.updated_at.toISOString(),
-    citation: {
-      id: row.id,
-      url: urls.url,
-      title: row.title,
-      field,
-      quote: field === 'title' ? row.title : snippet,
-    },
+    citation: citation(field, field === 'title' ? row.title : snippet, row.title, snippet),
   }
+}
+
+/** A citation of `field`, quoting `quote` only where it adds to the title and the snippet. */
+export function citation(field: string, quote: string, title: string, snippet: string) {
+  return quote === title || quote === snippet || quote === '' ? { field } : { field, quote }
 }
 
 // At most `max` characters, cut at a word boundary and marked.

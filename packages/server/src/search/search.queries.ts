@@ -1,15 +1,18 @@
-import { sql } from 'kysely'
+import { type RawBuilder, sql } from 'kysely'
 import type { ReadableType } from '../access/scopes.ts'
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
+import type { ParsedQuestion, QueryTerm } from './question-parser.ts'
 import type { SearchType } from './search.schemas.ts'
-import { tsquery } from './search-query.ts'
+import { activityFilter, indexFilter, type ResolvedFilters } from './search-filters.ts'
+import { combined, termQuery, textQuery } from './search-query.ts'
 
 /**
- * How many of the most recently updated matches are ranked. A term found in more items than this
- * ranks only the newest ones: the cost stays bounded however common the term, and the window is
- * taken among visible matches only, so hidden items never change what a caller sees.
+ * How many of the most recently updated matches each candidate set holds (those with every word,
+ * those with any word, near misses of titles). Words found in more items than this rank only the
+ * newest ones: the cost stays bounded however common the words, and each window is taken among
+ * visible matches only, so hidden items never change what a caller sees.
  */
 const SEARCH_WINDOW = 1000
 
@@ -31,7 +34,8 @@ export interface SearchRow {
 
 /** What to search for. */
 export interface SearchInput {
-  text: string
+  question: Pick<ParsedQuestion, 'terms' | 'phrases' | 'excluded' | 'exact'>
+  filters: ResolvedFilters
   types: readonly SearchType[]
   /** Types the token may read: a hit's title and path name neighbours of these types only. */
   readableTypes: readonly ReadableType[]
@@ -42,10 +46,11 @@ export interface SearchInput {
 
 /**
  * Searches each item's own text among what the principal may open, in one statement: visibility,
- * the candidate window, ranking, keyset and limit together; snippets and breadcrumbs are computed
- * for the returned page only. Ranking is ts_rank: it reads only the item's own text (no corpus
- * statistics a hidden item could shift), titles weigh more than bodies, and recent items win ties.
- * Returns `limit + 1` rows.
+ * filters, the candidate windows, ranking, keyset and limit together; snippets and breadcrumbs are
+ * computed for the returned page only. The rank reads only the item's own text and the query (no
+ * corpus statistics a hidden item could shift): how many of the query's terms the item covers,
+ * then how many its title covers, a title that is the query, and ts_rank; recent items win ties.
+ * Returns `limit + 1` rows; none when the query has neither terms, phrases nor filters.
  */
 export async function searchIndex(
   db: Db,
@@ -54,24 +59,89 @@ export async function searchIndex(
 ): Promise<SearchRow[]> {
   const ws = visibility.principal.workspaceId
   const window = input.window ?? SEARCH_WINDOW
+  const { phrases, excluded, exact } = input.question
   const indexed = input.types.filter((type) => type !== 'activity')
   const withActivity = input.types.includes('activity')
+  const filtered = Object.keys(input.filters).length > 0
+  if (input.question.terms.length === 0 && phrases.length === 0 && !filtered) return []
   const keyset = input.after
     ? sql`where (rank, updated_at, id) < (${input.after[0]}::real, ${input.after[1]}::timestamptz, ${input.after[2]}::text)`
     : sql``
-  // Inline, not a CTE: a constant the planner can read, so it estimates how common the words are
+  // Inline, not CTEs: constants the planner can read, so it estimates how common the words are
   // and walks the newest rows for a very common term but the GIN index for a rare one.
-  const q = tsquery(input.text)
+  const required = (alias: string) =>
+    sql.join(
+      [
+        sql`true`,
+        ...phrases.map((p) => sql`${sql.ref(`${alias}.tsv`)} @@ ${textQuery(`"${p}"`)}`),
+        ...excluded.map((e) => sql`not (${sql.ref(`${alias}.tsv`)} @@ ${textQuery(e)})`),
+      ],
+      sql` and `,
+    )
   const readable = sql`${sql.val([...input.readableTypes])}::text[]`
+  const indexBase = sql`r.workspace_id = ${ws} and r.type = any(${sql.val(indexed)}::text[])
+        and ${required('r')} and ${indexFilter(input.filters, 'r')} and ${visibility.rowInBulk('r')}`
+  const terms = await nearMissesOfUnmatched(
+    db,
+    input.question.terms,
+    indexed.length > 0 ? indexBase : null,
+  )
+  const any = combined(terms, 'or')
+  const all = terms.length > 1 ? combined(terms, 'and') : null
+  const fuzzy = terms.flatMap((term) => (term.fuzzy ? [term.fuzzy] : []))
+  const newestIndex = (condition: ReturnType<typeof sql>) => sql`(select r.id from resource_index r
+        where ${indexBase} and ${condition}
+        order by r.updated_at desc, r.id desc limit ${window})`
+  const titleNear = (alias: string) =>
+    fuzzy.length === 0
+      ? sql`false`
+      : sql`(${sql.join(
+          fuzzy.map((word) => sql`${word} <% ${sql.ref(`${alias}.title`)}`),
+          sql` or `,
+        )})`
+  const indexSets = [
+    ...(any ? [newestIndex(sql`r.tsv @@ ${any}`)] : [newestIndex(sql`true`)]),
+    ...(all ? [newestIndex(sql`r.tsv @@ ${all}`)] : []),
+    ...(any && fuzzy.length > 0
+      ? [newestIndex(sql`${titleNear('r')} and not (r.tsv @@ ${any})`)]
+      : []),
+  ]
+  const actBase = sql`${withActivity} and a.workspace_id = ${ws} and ${required('a')}
+        and ${activityFilter(input.filters, 'a')} and ${visibility.activity('a', 's', 'bulk')}`
+  const newestActs = (condition: ReturnType<typeof sql>) => sql`(select a.id from activity a
+        join resource_index s on s.workspace_id = a.workspace_id and s.id = a.subject_id
+        where ${actBase} and ${condition}
+        order by a.created_at desc, a.id desc limit ${window})`
+  const actSets = [
+    ...(any ? [newestActs(sql`a.tsv @@ ${any}`)] : [newestActs(sql`true`)]),
+    ...(all ? [newestActs(sql`a.tsv @@ ${all}`)] : []),
+  ]
+  // Per term: does the item's text cover it, does its title? A near miss of a title covers both.
+  const covers = (tsv: ReturnType<typeof sql>) =>
+    terms.length === 0
+      ? sql`0`
+      : sql.join(
+          terms.map(
+            (term) =>
+              sql`(${tsv} @@ ${termQuery(term)}${term.fuzzy ? sql` or (type <> 'activity' and ${term.fuzzy} <% title)` : sql``})::int`,
+          ),
+          sql` + `,
+        )
+  const n = Math.max(terms.length, 1)
+  const rank = any
+    ? sql`(${covers(sql`tsv`)})
+          + 0.45 * (${covers(sql`ttsv`)}) / ${n}::real
+          + 0.25 * (type <> 'activity' and lower(trim(regexp_replace(title, '[^[:alnum:]]+', ' ', 'g'))) = ${exact})::int
+          + 0.25 * ts_rank(tsv, ${any}, 32)`
+    : sql`0`
+  const headline = any ?? sql`''::tsquery`
   const result = await sql<SearchRow>`
     with matches as (
       select r.id, r.type, r.title, r.body, r.project_id, r.updated_at, r.tsv,
              null::text as subject_title, null::text as subject_crumb
       from resource_index r
-      where r.workspace_id = ${ws} and r.type = any(${sql.val(indexed)}::text[])
-        and r.tsv @@ ${q} and ${visibility.rowInBulk('r')}
-      order by r.updated_at desc, r.id desc
-      limit ${window}
+      where r.workspace_id = ${ws}
+        and r.id in (${sql.join(indexSets, sql` union `)})
     ),
     acts as (
       select a.id, 'activity'::text as type, a.verb as title, a.search_text as body, a.project_id,
@@ -82,17 +152,18 @@ export async function searchIndex(
                   when s.type = 'comment' then left(s.body, 80) else s.title end as subject_crumb
       from activity a
       join resource_index s on s.workspace_id = a.workspace_id and s.id = a.subject_id
-      where ${withActivity} and a.workspace_id = ${ws} and a.tsv @@ ${q}
-        and ${visibility.activity('a', 's', 'bulk')}
-      order by a.created_at desc, a.id desc
-      limit ${window}
+      where ${withActivity} and a.workspace_id = ${ws}
+        and a.id in (${sql.join(actSets, sql` union `)})
+    ),
+    candidates as (
+      select *, ts_filter(tsv, '{a}') as ttsv from matches
+      union all
+      select *, ''::tsvector from acts
     ),
     ranked as (
       select id, type, title, body, project_id, updated_at, subject_title, subject_crumb,
-             ts_rank(tsv, ${q})::real as rank from matches
-      union all
-      select id, type, title, body, project_id, updated_at, subject_title, subject_crumb,
-             ts_rank(tsv, ${q})::real from acts
+             (${rank})::real as rank
+      from candidates
     ),
     page as (
       select * from ranked ${keyset}
@@ -127,13 +198,38 @@ export async function searchIndex(
            when type = 'comment' then coalesce('Comment on ' || target_title, 'Comment')
            else title end as title,
       body,
-      ts_headline('english', coalesce(nullif(body, ''), title), ${q},
+      ts_headline('english', coalesce(nullif(body, ''), title), ${headline},
                   'MaxFragments=1, MaxWords=35, MinWords=12, StartSel="", StopSel=""') as snippet,
-      type <> 'activity' and (to_tsvector('english', title) || to_tsvector('simple', title)) @@ ${q} as title_matched,
+      type <> 'activity' and ((to_tsvector('english', title) || to_tsvector('simple', title)) @@ ${headline}
+        or ${titleNear('context')}) as title_matched,
       canvas_summary,
       task_due,
       array_remove(array[project_title, coalesce(parent_title, target_crumb, subject_crumb)], null) as path
     from context
     order by rank desc, updated_at desc, id desc`.execute(db)
   return result.rows
+}
+
+/**
+ * The terms with typo tolerance kept only for words that no candidate's text matches (`base` is
+ * the candidates' condition: visible, filtered): a typo rarely matches anything, a word that does
+ * is no typo, and testing titles for near misses of a common word would read thousands of rows.
+ * Decided among visible items only, like the windows, so hidden items cannot change it.
+ */
+async function nearMissesOfUnmatched(
+  db: Db,
+  terms: readonly QueryTerm[],
+  base: RawBuilder<unknown> | null,
+): Promise<QueryTerm[]> {
+  const fuzzy = terms.filter((term) => term.fuzzy)
+  if (fuzzy.length === 0) return [...terms]
+  if (base === null) return terms.map((term) => ({ ...term, fuzzy: null }))
+  const found = await sql<{ found: boolean[] }>`select array[${sql.join(
+    fuzzy.map(
+      (term) =>
+        sql`exists (select from resource_index r where ${base} and r.tsv @@ ${termQuery(term)})`,
+    ),
+  )}] as found`.execute(db)
+  const matched = new Set(fuzzy.filter((_, i) => found.rows[0]?.found[i]))
+  return terms.map((term) => (matched.has(term) ? { ...term, fuzzy: null } : term))
 }

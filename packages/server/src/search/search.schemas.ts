@@ -1,5 +1,6 @@
 import Type from 'typebox'
 import { DateOnly, Nullable, Timestamp } from '../http/schemas.ts'
+import { TASK_STATUSES } from './question-parser.ts'
 
 /** Kinds of result search can return. */
 export const SEARCH_TYPES = ['project', 'canvas', 'task', 'okr', 'comment', 'activity'] as const
@@ -7,14 +8,50 @@ export const SEARCH_TYPES = ['project', 'canvas', 'task', 'okr', 'comment', 'act
 /** A searchable kind. */
 export type SearchType = (typeof SEARCH_TYPES)[number]
 
+const Id = Type.String({ minLength: 1, maxLength: 100 })
+const Statuses = Type.Array(Type.Enum([...TASK_STATUSES]), { minItems: 1, uniqueItems: true })
+
+/** Structured filters of a search (docs/api.md, "Search"); each applies to the kinds it names. */
+export const SearchFilters = Type.Object(
+  {
+    status: Type.Optional(
+      Type.Union([Type.Enum([...TASK_STATUSES]), Statuses], {
+        description: 'Task status, or a list of them; keeps tasks only.',
+      }),
+    ),
+    assignee: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: '`me` or a person id; keeps tasks only.',
+      }),
+    ),
+    project_id: Type.Optional(Id),
+    due_before: Type.Optional(DateOnly),
+    due_after: Type.Optional(DateOnly),
+    updated_after: Type.Optional(Type.Union([DateOnly, Timestamp])),
+    updated_before: Type.Optional(Type.Union([DateOnly, Timestamp])),
+    created_by: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: '`me`, a person or an integration id; keeps tasks, comments and activity.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)
+
 /** `POST /v1/search` (docs/api.md, "Search"). */
 export const SearchBody = Type.Object(
   {
     query: Type.String({
       minLength: 1,
       maxLength: 500,
-      description: 'Words to find; websearch syntax: "quoted phrase", -excluded, or.',
+      description:
+        'A question or words to find; "quoted phrase", -excluded, or; filters such as status:blocked.',
     }),
+    filters: Type.Optional(SearchFilters),
     types: Type.Optional(
       Type.Array(Type.Enum([...SEARCH_TYPES]), {
         minItems: 1,
@@ -37,18 +74,16 @@ export const SearchBody = Type.Object(
   { additionalProperties: false },
 )
 
-/** Where a hit's statement comes from. */
+/** Where a hit's match comes from; the hit itself is the cited resource. */
 export const Citation = Type.Object({
-  id: Type.String(),
-  url: Type.String(),
-  title: Type.String(),
   field: Type.String({
-    description:
-      'The field the quote is from: title, description, summary, body, key_results or verb.',
+    description: 'The field that matched: title, description, summary, body, key_results or verb.',
   }),
-  quote: Type.String({
-    description: 'Text of that field, quoted verbatim (cut at a sentence boundary when long).',
-  }),
+  quote: Type.Optional(
+    Type.String({
+      description: 'Text of that field, only when it differs from both the title and the snippet.',
+    }),
+  ),
 })
 
 /** A budget report (docs/api.md, "Search"). */
@@ -65,8 +100,7 @@ export const SearchHit = Type.Object({
   title: Type.String(),
   summary: Type.Optional(Type.String({ description: 'Canvases only.' })),
   due: Type.Optional(Nullable(DateOnly)),
-  url: Type.String(),
-  api_url: Type.String(),
+  url: Type.String({ description: 'The page in the product; the API URL is built from the id.' }),
   snippet: Type.String({
     description: "At most about 240 characters of the hit's own text around the match.",
   }),
@@ -79,9 +113,35 @@ export const SearchHit = Type.Object({
   ),
 })
 
+/** Filters as the search applied them: the request's and those read from the query. */
+export const AppliedFilters = Type.Object({
+  status: Type.Optional(Statuses),
+  assignee: Type.Optional(Type.String()),
+  project_id: Type.Optional(Type.String()),
+  project_name: Type.Optional(Type.String()),
+  project: Type.Optional(
+    Type.String({ description: 'Words of `project:` that name no project you can open.' }),
+  ),
+  due_before: Type.Optional(DateOnly),
+  due_after: Type.Optional(DateOnly),
+  updated_after: Type.Optional(Type.String()),
+  updated_before: Type.Optional(Type.String()),
+  created_by: Type.Optional(Type.String()),
+})
+
+/** What the query became: the words searched and the filters applied. */
+export const Interpreted = Type.Object({
+  words: Type.Array(Type.String(), { description: 'Meaningful words; `a or b` is one entry.' }),
+  phrases: Type.Optional(Type.Array(Type.String())),
+  excluded: Type.Optional(Type.Array(Type.String())),
+  filters: AppliedFilters,
+  types: Type.Array(Type.Enum([...SEARCH_TYPES]), { description: 'Kinds searched.' }),
+})
+
 /** The answer to a search. */
 export const SearchResponse = Type.Object({
   results: Type.Array(SearchHit),
   next_cursor: Nullable(Type.String()),
+  interpreted: Interpreted,
   budget: Budget,
 })

@@ -7,6 +7,7 @@ import * as webhooks from './0005-webhooks.ts'
 import * as oauth from './0006-oauth.ts'
 import * as aclIndexes from './0007-acl-indexes.ts'
 import * as credentialBindings from './0008-credential-bindings.ts'
+import * as trigram from './0009-trigram.ts'
 import * as auditTransport from './0010-audit-transport.ts'
 
 /** Every migration, in order. Names sort; a migration is never edited once it has shipped. */
@@ -19,5 +20,6 @@ export const migrations: Record<string, Migration> = {
   '0006-oauth': oauth,
   '0007-acl-indexes': aclIndexes,
   '0008-credential-bindings': credentialBindings,
+  '0009-trigram': trigram,
   '0010-audit-transport': auditTransport,
 }

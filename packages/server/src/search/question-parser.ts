@@ -1,0 +1,419 @@
+import type { SearchType } from './search.schemas.ts'
+import { spellingVariants } from './word-variants.ts'
+
+/*
+ * Reads a search query as a question (docs/api.md, "Search"): which words carry its meaning, which
+ * words name a filter ("blocked tasks in checkout", "my overdue tasks", "done last week"), and the
+ * explicit grammar (`status:blocked`, `due<2026-12-01`, …). Pure text work: what a name refers to
+ * (a project, a person) is resolved later, against what the caller may open.
+ */
+
+/** Task statuses, as `tasks.status` names them. */
+export const TASK_STATUSES = ['todo', 'in_progress', 'blocked', 'done'] as const
+
+/** A task status. */
+export type TaskStatus = (typeof TASK_STATUSES)[number]
+
+/** Filters as the API names them (the request's `filters` and `interpreted.filters`). */
+export interface SearchFilterValues {
+  status?: TaskStatus[]
+  assignee?: string
+  project_id?: string
+  due_before?: string
+  due_after?: string
+  updated_after?: string
+  updated_before?: string
+  created_by?: string
+}
+
+/** One meaningful word of the question: an item covers the question by matching its terms. */
+export interface QueryTerm {
+  /** The word as asked (lower case), shown in `interpreted.words`. */
+  text: string
+  /** Texts any of which covers the term: the word, its other spellings, `or` alternatives. */
+  alternatives: string[]
+  /** A prefix that covers the term too: the last word of a query may be half typed. */
+  prefix: string | null
+  /** The word compared with titles by trigram similarity, for typos; null when too short. */
+  fuzzy: string | null
+}
+
+/** What a query asks for. */
+export interface ParsedQuestion {
+  terms: QueryTerm[]
+  /** Quoted phrases: every hit contains each of them. */
+  phrases: string[]
+  /** `-word` and `-"phrase"`: no hit contains any of them. */
+  excluded: string[]
+  filters: SearchFilterValues
+  /** Words naming a project: `project:checkout` (explicit), or the rest of "blocked tasks in …". */
+  project: { words: string; explicit: boolean } | null
+  /** Kinds named with `type:`; null when the query names none. */
+  types: SearchType[] | null
+  /** The meaningful words, normalized like a title, to find the item whose name is the query. */
+  exact: string
+}
+
+// Function words and the words of a question ("what is", "status of"): searching them finds
+// everything, so they never count towards how much of a question an item covers.
+const STOP_WORDS = new Set(
+  `a an the and or but if then so of in on at to for from by with without about into onto over
+  under as is are was were be been being am do does did doing done have has had having can could
+  shall should will would may might must i me my mine we us our ours you your yours he him his she
+  her hers it its they them their theirs this that these those there here what what's whats which
+  who whom whose where where's when why how how's any all some each every no not only own same
+  than too very just also please show find list give tell get see let let's know want need
+  latest current currently going happening happened update updates news regarding re vs up`
+    .split(/\s+/)
+    .filter(Boolean),
+)
+// "done" is a stop word above but a status below: the status rules run first.
+const STATUS_WORDS: Record<string, TaskStatus> = {
+  blocked: 'blocked',
+  blocking: 'blocked',
+  blocker: 'blocked',
+  blockers: 'blocked',
+  blocks: 'blocked',
+  done: 'done',
+  completed: 'done',
+  finished: 'done',
+  closed: 'done',
+  todo: 'todo',
+  todos: 'todo',
+  ongoing: 'in_progress',
+}
+// Words for "what stands in the way", a status even without "tasks" next to them.
+const BLOCKING = new Set(['blocking', 'blocker', 'blockers', 'blocks'])
+const TASK_NOUNS = new Set(['task', 'tasks', 'subtask', 'subtasks', 'items', 'work', 'tickets'])
+
+/** Words for tasks ("tasks", "items"): next to a filter they say what to list, not what to find. */
+export function isTaskNoun(word: string): boolean {
+  return TASK_NOUNS.has(word)
+}
+const TYPE_NAMES: Record<string, SearchType> = {
+  project: 'project',
+  projects: 'project',
+  canvas: 'canvas',
+  canvases: 'canvas',
+  task: 'task',
+  tasks: 'task',
+  okr: 'okr',
+  okrs: 'okr',
+  objective: 'okr',
+  objectives: 'okr',
+  comment: 'comment',
+  comments: 'comment',
+  activity: 'activity',
+}
+const STATUS_VALUES: Record<string, TaskStatus> = {
+  todo: 'todo',
+  'to-do': 'todo',
+  in_progress: 'in_progress',
+  'in-progress': 'in_progress',
+  inprogress: 'in_progress',
+  doing: 'in_progress',
+  blocked: 'blocked',
+  done: 'done',
+}
+const OPEN_STATUSES: TaskStatus[] = ['todo', 'in_progress', 'blocked']
+const MAX_TERMS = 12
+const DAY = 86_400_000
+
+type Token =
+  | { kind: 'word'; text: string }
+  | { kind: 'or' }
+  | { kind: 'phrase'; text: string; negated: boolean }
+  | { kind: 'excluded'; text: string }
+
+/** Parses a normalized query at time `now` (what "last week" and "overdue" mean). */
+export function parseQuestion(query: string, now: Date): ParsedQuestion {
+  const filters: SearchFilterValues = {}
+  let project: ParsedQuestion['project'] = null
+  let types: SearchType[] | null = null
+  const tokens: Token[] = []
+  // Explicit filters first, so that `project:"data platform"` keeps its quotes to itself.
+  const rest = query.replace(
+    /(?<=^|\s)([a-z_]+)(:|<=|>=|<|>)("([^"]*)"?|\S*)/gi,
+    (whole, key: string, op: string, raw: string, quoted?: string) => {
+      const value = (quoted ?? raw).trim()
+      const applied = applyExplicit(key.toLowerCase(), op, value, filters, now)
+      if (applied === 'project') project = { words: value, explicit: true }
+      else if (applied === 'type') {
+        const type = TYPE_NAMES[value.toLowerCase()]
+        if (type) types = [...new Set([...(types ?? []), type])]
+        else return whole
+      } else if (!applied) return whole
+      return ' '
+    },
+  )
+  for (const match of rest.matchAll(/(-?)"([^"]*)"?|(\S+)/g)) {
+    if (match[2] !== undefined) {
+      const text = match[2].trim()
+      if (/[\p{L}\p{N}]/u.test(text)) tokens.push({ kind: 'phrase', text, negated: !!match[1] })
+      continue
+    }
+    const raw = match[3] as string
+    if (/^or$/i.test(raw)) {
+      tokens.push({ kind: 'or' })
+      continue
+    }
+    const text = raw.replace(/^[^\p{L}\p{N}-]+|[^\p{L}\p{N}]+$/gu, '').toLowerCase()
+    if (text.startsWith('-')) {
+      const word = text.replace(/^-+/, '')
+      if (/[\p{L}\p{N}]/u.test(word)) tokens.push({ kind: 'excluded', text: word })
+    } else if (/[\p{L}\p{N}]/u.test(text)) tokens.push({ kind: 'word', text })
+  }
+  const words = tokens.flatMap((t, i) => (t.kind === 'word' ? [{ text: t.text, at: i }] : []))
+  const used = readNaturalFilters(
+    words.map((w) => w.text),
+    filters,
+    now,
+  )
+  // "status of X", "progress on X": the question's frame, not what it is about.
+  const framing = new Set(
+    words.flatMap((w, i) =>
+      /^(status|progress|state)$/.test(w.text) && /^(of|on|for)$/.test(words[i + 1]?.text ?? '')
+        ? [i]
+        : [],
+    ),
+  )
+  const kept = words.filter((_, i) => !used.has(i) && !framing.has(i))
+  const meaningful = kept.filter((w) => !STOP_WORDS.has(w.text))
+  // A question of nothing but function words ("what is this") still searches for them.
+  const searched = meaningful.length > 0 || used.size > 0 ? meaningful : kept
+  const searchedAt = new Set(searched.map((w) => w.at))
+  if (used.size > 0 && !project && searched.length > 0) {
+    project = { words: searched.map((w) => w.text).join(' '), explicit: false }
+  }
+  const terms: QueryTerm[] = []
+  for (const [i, token] of tokens.entries()) {
+    if (token.kind !== 'word' || !searchedAt.has(i)) continue
+    const previous = tokens[i - 1]
+    const last = terms.at(-1)
+    if (previous?.kind === 'or' && last && tokens[i - 2]?.kind === 'word') {
+      last.alternatives.push(token.text, ...alternativesOf(token.text).slice(1))
+      last.text = `${last.text} or ${token.text}`
+      last.fuzzy = null
+      continue
+    }
+    terms.push({
+      text: token.text,
+      alternatives: alternativesOf(token.text),
+      prefix: null,
+      fuzzy: /^\p{L}{5,}$/u.test(token.text) ? token.text : null,
+    })
+  }
+  // The last word may be half typed, unless the query ends in a space or punctuation.
+  const lastTerm = terms.at(-1)
+  const lastWord = tokens.at(-1)
+  if (
+    lastTerm &&
+    lastWord?.kind === 'word' &&
+    lastTerm.text.endsWith(lastWord.text) &&
+    /[\p{L}\p{N}]$/u.test(query) &&
+    /^[\p{L}\p{N}]{3,}$/u.test(lastWord.text)
+  ) {
+    lastTerm.prefix = lastWord.text
+  }
+  return {
+    terms: terms.slice(0, MAX_TERMS),
+    phrases: tokens.flatMap((t) => (t.kind === 'phrase' && !t.negated ? [t.text] : [])),
+    excluded: tokens.flatMap((t) =>
+      t.kind === 'excluded' || (t.kind === 'phrase' && t.negated) ? [t.text] : [],
+    ),
+    filters,
+    project,
+    types,
+    exact: normalizeTitle(searched.map((w) => w.text).join(' ')),
+  }
+}
+
+/** A title as `exact` compares it: lower case, words separated by single spaces. */
+export function normalizeTitle(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim()
+}
+
+// The word, its other spellings and, for a hyphenated word, the same words apart and joined
+// ("post-mortem" also finds "post mortem" and "postmortem").
+function alternativesOf(word: string): string[] {
+  const out = [word, ...spellingVariants(word)]
+  if (/\p{L}-\p{L}/u.test(word)) out.push(`"${word.replace(/-/g, ' ')}"`, word.replace(/-/g, ''))
+  return out
+}
+
+// Applies `key:value` (or `key<value`); returns what it was, or null to search it as words.
+function applyExplicit(
+  key: string,
+  op: string,
+  value: string,
+  filters: SearchFilterValues,
+  now: Date,
+): 'filter' | 'project' | 'type' | null {
+  if (value === '') return null
+  if (op === ':') {
+    if (key === 'status') {
+      const statuses = value.split(',').map((v) => STATUS_VALUES[v.toLowerCase()])
+      if (statuses.some((s) => s === undefined)) return null
+      filters.status = [...new Set(statuses as TaskStatus[])]
+      return 'filter'
+    }
+    if (key === 'assignee') {
+      filters.assignee = value.toLowerCase() === 'me' ? 'me' : value
+      return 'filter'
+    }
+    if (key === 'created_by' || key === 'author') {
+      filters.created_by = value.toLowerCase() === 'me' ? 'me' : value
+      return 'filter'
+    }
+    if (key === 'project') {
+      if (/^prj_\w+$/.test(value)) {
+        filters.project_id = value
+        return 'filter'
+      }
+      return 'project'
+    }
+    if (key === 'type') return 'type'
+    if (key === 'is' && value.toLowerCase() === 'overdue') {
+      overdue(filters, now)
+      return 'filter'
+    }
+    return null
+  }
+  const date = value.toLowerCase() === 'today' ? isoDay(now) : value
+  if (!isValidDay(date)) return null
+  // Filters hold inclusive days (as GET /v1/tasks does): `due<D` is due on or before the day
+  // before D, `due>D` on or after the day after; `<=` and `>=` keep D itself.
+  const strict = op.length === 1
+  const before = op.startsWith('<')
+  const day = strict ? shiftDay(date, before ? -1 : 1) : date
+  if (key === 'due') {
+    filters[before ? 'due_before' : 'due_after'] = day
+    return 'filter'
+  }
+  if (key === 'updated') {
+    // A time range: updated before a day means before it begins, so the inclusive day ends.
+    const edge = before ? shiftDay(day, 1) : day
+    filters[before ? 'updated_before' : 'updated_after'] = `${edge}T00:00:00.000Z`
+    return 'filter'
+  }
+  return null
+}
+
+function shiftDay(day: string, days: number): string {
+  return isoDay(new Date(new Date(`${day}T00:00:00.000Z`).getTime() + days * DAY))
+}
+
+/** A real calendar day written `YYYY-MM-DD`. */
+export function isValidDay(value: string): boolean {
+  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false
+  const parsed = new Date(`${value}T00:00:00.000Z`)
+  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value
+}
+
+function isoDay(date: Date): string {
+  return date.toISOString().slice(0, 10)
+}
+
+// Due before today (due_before is inclusive) and not done.
+function overdue(filters: SearchFilterValues, now: Date): void {
+  filters.due_before = shiftDay(isoDay(now), -1)
+  filters.status = filters.status
+    ? filters.status.filter((s) => OPEN_STATUSES.includes(s))
+    : [...OPEN_STATUSES]
+}
+
+/**
+ * Finds the words that name a filter when the question says so, sets those filters, and returns
+ * the indexes of the words it used. A status word is a filter next to a word for tasks ("blocked
+ * tasks"), with a time ("done last week"), after a question ("what is blocking …"), or alone.
+ */
+function readNaturalFilters(words: string[], filters: SearchFilterValues, now: Date): Set<number> {
+  const used = new Set<number>()
+  const statuses: { at: number[]; status: TaskStatus; blocking: boolean }[] = []
+  let time: { at: number[]; from: Date; to: Date } | null = null
+  let mine: number[] | null = null
+  let late: number | null = null
+  const today = new Date(`${isoDay(now)}T00:00:00.000Z`)
+  const monday = new Date(today.getTime() - ((today.getUTCDay() + 6) % 7) * DAY)
+  const month = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1))
+  const monthsFrom = (m: number) =>
+    new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + m, 1))
+  for (let i = 0; i < words.length; i++) {
+    const [w, next, third] = [words[i], words[i + 1], words[i + 2]]
+    if (w === 'in' && next === 'progress') {
+      statuses.push({ at: [i, i + 1], status: 'in_progress', blocking: false })
+      i++
+    } else if (w === 'to' && next === 'do') {
+      statuses.push({ at: [i, i + 1], status: 'todo', blocking: false })
+      i++
+    } else if (w === 'assigned' && next === 'to' && third === 'me') {
+      mine = [i, i + 1, i + 2]
+      i += 2
+    } else if ((w === 'last' || w === 'past' || w === 'this') && next === 'week') {
+      const from = w === 'this' ? monday : new Date(monday.getTime() - 7 * DAY)
+      time = { at: [i, i + 1], from, to: new Date(from.getTime() + 7 * DAY) }
+      i++
+    } else if ((w === 'last' || w === 'past' || w === 'this') && next === 'month') {
+      const from = w === 'this' ? month : monthsFrom(-1)
+      time = { at: [i, i + 1], from, to: w === 'this' ? monthsFrom(1) : month }
+      i++
+    } else if (w === 'today' || w === 'yesterday') {
+      const from = w === 'today' ? today : new Date(today.getTime() - DAY)
+      time = { at: [i], from, to: new Date(from.getTime() + DAY) }
+    } else if (w === 'overdue' || w === 'late') {
+      late = i
+    } else if (w === 'my' || w === 'mine') {
+      mine = mine ?? [i]
+    } else if (w !== undefined && STATUS_WORDS[w]) {
+      statuses.push({
+        at: [i],
+        status: STATUS_WORDS[w] as TaskStatus,
+        blocking: BLOCKING.has(w),
+      })
+    }
+  }
+  const taskNouns = words.flatMap((w, i) => (TASK_NOUNS.has(w) ? [i] : []))
+  const asked = words.slice(0, 3).some((w) => /^(what|what's|whats|who|which)$/.test(w))
+  const others = words.filter(
+    (w, i) =>
+      !STOP_WORDS.has(w) &&
+      !statuses.some((s) => s.at.includes(i)) &&
+      !time?.at.includes(i) &&
+      !TASK_NOUNS.has(w),
+  )
+  const status = statuses.find(
+    (s) =>
+      taskNouns.length > 0 ||
+      time !== null ||
+      late !== null ||
+      (s.blocking && (asked || /^(for|in|on|of)$/.test(words[(s.at.at(-1) ?? 0) + 1] ?? ''))) ||
+      others.length === 0,
+  )
+  if (late !== null) {
+    overdue(filters, now)
+    used.add(late)
+  }
+  if (status) {
+    const asked = status.status
+    filters.status = filters.status ? filters.status.filter((s) => s === asked) : [asked]
+    for (const at of status.at) used.add(at)
+  }
+  const anyFilter = status !== undefined || late !== null
+  if (mine && (taskNouns.length > 0 || anyFilter || mine.length === 3)) {
+    filters.assignee = filters.assignee ?? 'me'
+    for (const at of mine) used.add(at)
+  }
+  const verb = (time?.at[0] ?? 0) - 1
+  const changed = /^(updated|changed|edited|modified)$/.test(words[verb] ?? '')
+  if (time && (anyFilter || used.size > 0 || others.length === 0 || changed)) {
+    filters.updated_after = filters.updated_after ?? time.from.toISOString()
+    filters.updated_before = filters.updated_before ?? time.to.toISOString()
+    for (const at of time.at) used.add(at)
+    if (changed) used.add(verb)
+  }
+  if (used.size > 0) for (const at of taskNouns) used.add(at)
+  return used
+}

@@ -1,0 +1,164 @@
+import type { Static } from 'typebox'
+import type { Caller } from '../access/caller.ts'
+import { READ_SCOPE_OF_TYPE } from '../access/scopes.ts'
+import type { AppDeps } from '../app-deps.ts'
+import { bindingOf, readCursor } from '../http/paging.ts'
+import { ProblemError } from '../http/problem-catalogue.ts'
+import { packSearch } from './pack-search.ts'
+import {
+  isTaskNoun,
+  isValidDay,
+  parseQuestion,
+  type SearchFilterValues,
+} from './question-parser.ts'
+import { presentHit } from './search.present.ts'
+import { type SearchRow, searchIndex } from './search.queries.ts'
+import {
+  type AppliedFilters,
+  type Interpreted,
+  SEARCH_TYPES,
+  type SearchBody,
+  type SearchResponse,
+  type SearchType,
+} from './search.schemas.ts'
+import { kindsFor, resolveFilters, resolveProjectName } from './search-filters.ts'
+import { normalizeQuery } from './search-query.ts'
+
+/** Who searches: what `runSearch` needs of a caller, whatever its transport. */
+export type SearchCaller = Pick<Caller, 'visibility' | 'credential' | 'readableTypes'>
+
+/** A search request, as `POST /v1/search` takes it. */
+export type SearchRequest = Static<typeof SearchBody>
+
+/** A search answer, as `POST /v1/search` sends it. */
+export type SearchAnswer = Static<typeof SearchResponse>
+
+// Cursors of every transport are bound to this route, so a cursor works wherever its token does.
+const ROUTE = '/v1/search'
+
+/**
+ * Runs a search for `caller` without any transport: reads the question, resolves its filters
+ * against what the caller may open, ranks, and packs the answer into `max_tokens`. Returns the
+ * response body as the very JSON text whose tokens were counted (parse it for a `SearchAnswer`).
+ * Throws ProblemError: `insufficient_scope` (403) for kinds the token may not read,
+ * `validation_failed` (422) for impossible dates or too small a budget, `invalid_request` (400)
+ * for a cursor of another query.
+ */
+export async function runSearch(
+  deps: AppDeps,
+  caller: SearchCaller,
+  body: SearchRequest,
+): Promise<string> {
+  const { visibility, credential, readableTypes } = caller
+  const readable = SEARCH_TYPES.filter((type) => credential.scopes.has(READ_SCOPE_OF_TYPE[type]))
+  const asked: SearchType[] = body.types ?? readable
+  const forbidden = asked.filter((type) => !readable.includes(type))
+  if (forbidden.length > 0) {
+    const required = forbidden.map((type) => READ_SCOPE_OF_TYPE[type])
+    throw new ProblemError(
+      'insufficient_scope',
+      `This token may not read ${forbidden.join(', ')}: searching them needs ${required.join(', ')}.`,
+      { required_scopes: required },
+    )
+  }
+  const given = checkedFilters(body.filters)
+  const question = parseQuestion(normalizeQuery(body.query), deps.clock.now())
+  // A field of `filters` replaces the same filter read from the query.
+  const values: SearchFilterValues = { ...question.filters, ...given }
+  // With filters in the request, "tasks" says what to list, as it does next to a filter word.
+  let terms =
+    Object.keys(given).length > 0
+      ? question.terms.filter((term) => !isTaskNoun(term.text))
+      : question.terms
+  let projectName: string | undefined
+  let unresolvedProject: string | undefined
+  if (question.project && values.project_id === undefined) {
+    const project = await resolveProjectName(deps.db, visibility, question.project.words)
+    if (project) {
+      values.project_id = project.id
+      projectName = project.name
+      // The words named the project: they filter, so they no longer need to match.
+      const named = new Set(question.project.words.split(/\s+/))
+      terms = terms.filter((term) => !named.has(term.text))
+    } else if (question.project.explicit) {
+      unresolvedProject = question.project.words
+    }
+  }
+  const resolved = unresolvedProject ? null : await resolveFilters(deps.db, visibility, values)
+  const types = kindsFor(
+    resolved ?? {},
+    asked.filter((type) => !question.types || question.types.includes(type)),
+  )
+  const applied: Static<typeof AppliedFilters> = {
+    ...values,
+    ...(projectName ? { project_name: projectName } : {}),
+    ...(unresolvedProject ? { project: unresolvedProject } : {}),
+  }
+  const interpreted: Static<typeof Interpreted> = {
+    words: terms.map((term) => term.text),
+    ...(question.phrases.length > 0 ? { phrases: question.phrases } : {}),
+    ...(question.excluded.length > 0 ? { excluded: question.excluded } : {}),
+    filters: applied,
+    types,
+  }
+  const limit = body.limit ?? 10
+  const binding = bindingOf(
+    credential.id,
+    ROUTE,
+    {},
+    { query: body.query, types: [...types].sort(), filters: applied },
+  )
+  const after = readCursor(deps.cursors, body.cursor, binding)
+  const rows: SearchRow[] =
+    resolved === null || types.length === 0
+      ? []
+      : await searchIndex(deps.db, visibility, {
+          question: { ...question, terms },
+          filters: resolved,
+          types,
+          readableTypes,
+          after,
+          limit,
+        })
+  const page = rows.slice(0, limit)
+  const ws = visibility.principal.workspaceId
+  const hits = page.map((row) => presentHit(row, deps.urls.resource(ws, row.type, row.id)))
+  return packSearch(
+    hits,
+    rows.length > limit,
+    body.max_tokens ?? 2000,
+    (index) => {
+      const row = page[index] as SearchRow
+      return deps.cursors.encode([row.rank, row.updated_at.toISOString(), row.id], binding)
+    },
+    interpreted,
+  )
+}
+
+// The request's filters with a single status as a list; impossible dates are a 422.
+function checkedFilters(filters: SearchRequest['filters']): SearchFilterValues {
+  if (!filters) return {}
+  const errors: { path: string; message: string }[] = []
+  const days = ['due_before', 'due_after', 'updated_after', 'updated_before'] as const
+  for (const key of days) {
+    const value = filters[key]
+    if (value === undefined) continue
+    // Postgres refuses what JavaScript rolls over ("2026-02-30"): check the day itself too.
+    const ok = isValidDay(value.slice(0, 10)) && !Number.isNaN(Date.parse(value))
+    if (!ok) errors.push({ path: `/filters/${key}`, message: 'is not a real date' })
+  }
+  if (errors.length > 0) {
+    throw new ProblemError('validation_failed', 'A filter holds an impossible date.', { errors })
+  }
+  const { status, ...rest } = filters
+  return {
+    ...rest,
+    ...(status === undefined ? {} : { status: typeof status === 'string' ? [status] : status }),
+    ...(filters.updated_after?.length === 10
+      ? { updated_after: `${filters.updated_after}T00:00:00.000Z` }
+      : {}),
+    ...(filters.updated_before?.length === 10
+      ? { updated_before: `${filters.updated_before}T00:00:00.000Z` }
+      : {}),
+  }
+}

@@ -1,0 +1,150 @@
+import { type RawBuilder, sql } from 'kysely'
+import type { Visibility } from '../access/visibility.ts'
+import type { Db } from '../db/database.ts'
+import type { SearchFilterValues, TaskStatus } from './question-parser.ts'
+import type { SearchType } from './search.schemas.ts'
+
+/*
+ * Search filters (docs/api.md, "Search"): which kinds each applies to, how a name or id is
+ * resolved against what the caller may open, and the SQL of each. A filter on an id the caller
+ * cannot open resolves exactly as an unknown id does, so the answer never tells the two apart.
+ */
+
+/** Filters with every reference resolved to an id the caller may open. */
+export interface ResolvedFilters {
+  status?: TaskStatus[]
+  assigneeId?: string
+  projectId?: string
+  dueBefore?: string
+  dueAfter?: string
+  updatedAfter?: string
+  updatedBefore?: string
+  createdBy?: string
+}
+
+// Kinds that have the field: a filter on it keeps only these (status: tasks only).
+const TASK_ONLY: readonly SearchType[] = ['task']
+const AUTHORED: readonly SearchType[] = ['task', 'comment', 'activity']
+
+/** The kinds a search with these filters can return, in the order given. */
+export function kindsFor(filters: ResolvedFilters, types: readonly SearchType[]): SearchType[] {
+  let kinds = [...types]
+  if (filters.status || filters.assigneeId || filters.dueBefore || filters.dueAfter) {
+    kinds = kinds.filter((type) => TASK_ONLY.includes(type))
+  }
+  if (filters.createdBy) kinds = kinds.filter((type) => AUTHORED.includes(type))
+  return kinds
+}
+
+/**
+ * Resolves `me` and checks every id against what the caller may open; null when one is hidden or
+ * unknown (the search then finds nothing, whichever it was).
+ */
+export async function resolveFilters(
+  db: Db,
+  visibility: Visibility,
+  values: SearchFilterValues,
+): Promise<ResolvedFilters | null> {
+  const me = visibility.principal.actorId
+  const ws = visibility.principal.workspaceId
+  const resolved: ResolvedFilters = {
+    ...(values.status ? { status: values.status } : {}),
+    ...(values.due_before ? { dueBefore: values.due_before } : {}),
+    ...(values.due_after ? { dueAfter: values.due_after } : {}),
+    ...(values.updated_after ? { updatedAfter: values.updated_after } : {}),
+    ...(values.updated_before ? { updatedBefore: values.updated_before } : {}),
+  }
+  if (values.assignee !== undefined) {
+    const id = values.assignee === 'me' ? me : values.assignee
+    const seen = await sql<{ id: string }>`
+      select p.id from people p where p.workspace_id = ${ws} and p.id = ${id}
+        and ${visibility.person('p')}`.execute(db)
+    if (seen.rows.length === 0) return null
+    resolved.assigneeId = id
+  }
+  if (values.created_by !== undefined) {
+    const id = values.created_by === 'me' ? me : values.created_by
+    const seen = await sql<{ id: string }>`
+      select p.id from people p where p.workspace_id = ${ws} and p.id = ${id}
+        and ${visibility.person('p')}
+      union all
+      select i.id from integrations i where i.workspace_id = ${ws} and i.id = ${id}
+        and ${visibility.integration('i')}`.execute(db)
+    if (seen.rows.length === 0) return null
+    resolved.createdBy = id
+  }
+  if (values.project_id !== undefined) {
+    const seen = await sql<{ id: string }>`
+      select r.id from resource_index r
+      where r.workspace_id = ${ws} and r.id = ${values.project_id} and r.type = 'project'
+        and ${visibility.row('r')}`.execute(db)
+    if (seen.rows.length === 0) return null
+    resolved.projectId = values.project_id
+  }
+  return resolved
+}
+
+/**
+ * The project, among those the caller may open, whose name has every one of `words` (English
+ * stems or as written) or starts with them; the shortest such name, then the most recent. Null
+ * when none does.
+ */
+export async function resolveProjectName(
+  db: Db,
+  visibility: Visibility,
+  words: string,
+): Promise<{ id: string; name: string } | null> {
+  const ws = visibility.principal.workspaceId
+  const found = await sql<{ id: string; name: string }>`
+    select r.id, r.title as name from resource_index r
+    where r.workspace_id = ${ws} and r.type = 'project' and ${visibility.row('r')}
+      and ((to_tsvector('english', r.title) || to_tsvector('simple', r.title))
+             @@ plainto_tsquery('english', ${words})
+           or lower(r.title) like ${`${words.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`})
+    order by length(r.title), r.updated_at desc, r.id
+    limit 1`.execute(db)
+  return found.rows[0] ?? null
+}
+
+/** The filters as a condition on resource-index rows (alias `r`). */
+export function indexFilter(filters: ResolvedFilters, alias = 'r'): RawBuilder<boolean> {
+  const r = (column: string) => sql.ref(`${alias}.${column}`)
+  const parts: RawBuilder<boolean>[] = []
+  const task: RawBuilder<boolean>[] = []
+  if (filters.status) task.push(sql<boolean>`t.status = any(${sql.val(filters.status)}::text[])`)
+  if (filters.assigneeId) task.push(sql<boolean>`t.assignee_id = ${filters.assigneeId}`)
+  if (filters.dueBefore) task.push(sql<boolean>`t.due <= ${filters.dueBefore}::date`)
+  if (filters.dueAfter) task.push(sql<boolean>`t.due >= ${filters.dueAfter}::date`)
+  if (filters.createdBy) task.push(sql<boolean>`t.creator_id = ${filters.createdBy}`)
+  if (task.length > 0) {
+    parts.push(sql<boolean>`(${r('type')} <> 'task' or exists (select from tasks t
+      where t.workspace_id = ${r('workspace_id')} and t.id = ${r('id')} and ${sql.join(task, sql` and `)}))`)
+  }
+  if (filters.createdBy) {
+    parts.push(sql<boolean>`(${r('type')} <> 'comment' or exists (select from comments c
+      where c.workspace_id = ${r('workspace_id')} and c.id = ${r('id')} and c.author_id = ${filters.createdBy}))`)
+  }
+  if (filters.projectId) parts.push(sql<boolean>`${r('project_id')} = ${filters.projectId}`)
+  if (filters.updatedAfter) {
+    parts.push(sql<boolean>`${r('updated_at')} >= ${filters.updatedAfter}::timestamptz`)
+  }
+  if (filters.updatedBefore) {
+    parts.push(sql<boolean>`${r('updated_at')} < ${filters.updatedBefore}::timestamptz`)
+  }
+  return parts.length === 0 ? sql<boolean>`true` : sql<boolean>`(${sql.join(parts, sql` and `)})`
+}
+
+/** The filters as a condition on activity entries (alias `a`); their time is `created_at`. */
+export function activityFilter(filters: ResolvedFilters, alias = 'a'): RawBuilder<boolean> {
+  const a = (column: string) => sql.ref(`${alias}.${column}`)
+  const parts: RawBuilder<boolean>[] = []
+  if (filters.createdBy) parts.push(sql<boolean>`${a('actor_id')} = ${filters.createdBy}`)
+  if (filters.projectId) parts.push(sql<boolean>`${a('project_id')} = ${filters.projectId}`)
+  if (filters.updatedAfter) {
+    parts.push(sql<boolean>`${a('created_at')} >= ${filters.updatedAfter}::timestamptz`)
+  }
+  if (filters.updatedBefore) {
+    parts.push(sql<boolean>`${a('created_at')} < ${filters.updatedBefore}::timestamptz`)
+  }
+  return parts.length === 0 ? sql<boolean>`true` : sql<boolean>`(${sql.join(parts, sql` and `)})`
+}
