@@ -118,14 +118,20 @@ async function everythingSeenBy(
     const summary = await api.get(`/v1/resources/${id}/summary?max_tokens=4000`)
     if (summary.status === 200) answers.push([`summary of ${key}`, summary.body])
   }
-  answers.push(...(await everythingMcpShows(token)))
+  answers.push(
+    ...(await everythingMcpShows(
+      token,
+      world.allKeys().map((key) => ids[key] as string),
+    )),
+  )
   return answers
 }
 
 const LIST_TYPES = ['project', 'task', 'canvas', 'okr', 'person', 'team']
 
-// Every MCP read tool's answers (Markdown and data alike) for the token: every page of every list.
-async function everythingMcpShows(token: string): Promise<[string, string][]> {
+// Every MCP read tool's answers (Markdown and data alike) for the token: every page of every list
+// and search, and every id fetched.
+async function everythingMcpShows(token: string, ids: string[]): Promise<[string, string][]> {
   const answers: [string, string][] = []
   const offered = new Set(await toolNamesInProcess(t.app, token))
   const call = async (name: string, args: Record<string, unknown>) => {
@@ -142,5 +148,19 @@ async function everythingMcpShows(token: string): Promise<[string, string][]> {
     } while (cursor)
   }
   if (offered.has('activity')) await call('activity', { limit: 50, max_tokens: 20_000 })
+  for (const query of offered.has('search') ? QUERIES : []) {
+    let cursor: string | undefined
+    do {
+      const page = await call('search', {
+        query,
+        limit: 50,
+        max_tokens: 20_000,
+        ...(cursor ? { cursor } : {}),
+      })
+      cursor = (page.structuredContent?.next_cursor as string | null | undefined) ?? undefined
+    } while (cursor)
+  }
+  // Every id, whether the token may open it or not: a refusal names nothing either.
+  for (const id of offered.has('fetch') ? ids : []) await call('fetch', { id, max_tokens: 4000 })
   return answers
 }

@@ -17,7 +17,7 @@ let mcpUrl: string
 const id = (key: string) => ws.ids[key] as string
 const text = (result: CalledTool) => result.content.map((part) => part.text ?? '').join('\n')
 
-const READ_TOOLS = ['workspace', 'list', 'activity']
+const READ_TOOLS = ['search', 'fetch', 'workspace', 'list', 'activity']
 const WRITE_TOOLS = ['create_task', 'complete_task', 'add_comment', 'okr_checkin']
 
 before(async () => {
@@ -82,17 +82,13 @@ for (const generation of GENERATIONS) {
       const expectations: [string, string[]][] = [
         ['alice-key', [...READ_TOOLS, ...WRITE_TOOLS]],
         ['reader', READ_TOOLS],
-        ['tasks-only', ['workspace', 'list', 'create_task', 'complete_task']],
+        ['tasks-only', ['search', 'fetch', 'workspace', 'list', 'create_task', 'complete_task']],
       ]
       for (const [key, expected] of expectations) {
         const mcp = await connectMcp(generation, mcpUrl, tokenOf(ws, key))
         try {
           const names = (await mcp.listTools()).map((tool) => tool.name)
-          assert.deepEqual(
-            names.filter((n) => !['search', 'fetch'].includes(n)),
-            expected,
-            key,
-          )
+          assert.deepEqual(names, expected, key)
         } finally {
           await mcp.close()
         }
@@ -158,7 +154,7 @@ for (const generation of GENERATIONS) {
         for (let round = 0; round < 20; round++) {
           const page = await mcp.callTool('list', {
             type: 'task',
-            max_tokens: 300,
+            max_tokens: 500,
             ...(cursor ? { cursor } : {}),
           })
           assert.equal(page.isError, undefined, text(page))
@@ -261,10 +257,7 @@ test('workgraph mcp serves the same tools over stdio', async () => {
   await stdio.connect(transport)
   try {
     const names = (await stdio.listTools()).tools.map((tool) => tool.name)
-    assert.deepEqual(
-      names.filter((n) => !['search', 'fetch'].includes(n)),
-      READ_TOOLS,
-    )
+    assert.deepEqual(names, READ_TOOLS)
     const result = (await stdio.callTool({ name: 'workspace', arguments: {} })) as CalledTool
     assert.match(text(result), /You act as Alice/)
   } finally {
@@ -303,4 +296,67 @@ test('write tools spend the token’s write budget, as REST writes do', async ()
   } finally {
     await limited.close()
   }
+})
+
+describe('search and fetch', () => {
+  test('search reads a question and cites each hit with its URL', async () => {
+    const mcp = await connectMcp('v1', mcpUrl, tokenOf(ws, 'alice-key'))
+    try {
+      const result = await mcp.callTool('search', { query: 'what is the open task?' })
+      assert.equal(result.isError, undefined, text(result))
+      const hits = result.structuredContent?.results as { id: string; url: string }[]
+      assert.ok(
+        hits.some((hit) => hit.id === id('t-open')),
+        text(result),
+      )
+      for (const [i, hit] of hits.entries()) assert.ok(text(result).includes(`[${i + 1}] [`))
+      for (const hit of hits) assert.equal(text(result).split(hit.url).length, 2, 'one URL once')
+    } finally {
+      await mcp.close()
+    }
+  })
+
+  test('fetch gives any id as a cited summary; a hidden id is an unknown id', async () => {
+    const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'gus-key'))
+    try {
+      const open = await mcp.callTool('fetch', { id: id('t-open') })
+      assert.equal(open.isError, undefined, text(open))
+      assert.equal(open.structuredContent?.id, id('t-open'))
+      assert.match(text(open), /^# \[Open task\]\(/)
+      const hidden = await mcp.callTool('fetch', { id: id('t-secret') })
+      const unknown = await mcp.callTool('fetch', { id: 'tsk_00000000000000000000000000' })
+      assert.equal(hidden.isError, true)
+      assert.deepEqual(hidden.content, unknown.content)
+    } finally {
+      await mcp.close()
+    }
+  })
+
+  test('every budget holds both faces of the answer of search, fetch, list and activity', async () => {
+    const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
+    try {
+      const calls: [string, Record<string, unknown>][] = [
+        ['search', { query: 'task project launch plan grow' }],
+        ['fetch', { id: id('secret') }],
+        ['fetch', { id: id('o1') }],
+        ['list', { type: 'task' }],
+        ['activity', {}],
+        ['workspace', {}],
+      ]
+      for (const budget of [500, 600, 800, 1200, 2000]) {
+        for (const [name, args] of calls) {
+          const result = await mcp.callTool(name, { ...args, max_tokens: budget })
+          assert.equal(result.isError, undefined, `${name} at ${budget}: ${text(result)}`)
+          const markdown = countTokens(text(result))
+          const data = countTokens(JSON.stringify(result.structuredContent))
+          assert.ok(
+            markdown <= budget && data <= budget,
+            `${name} at ${budget}: ${markdown}, ${data}`,
+          )
+        }
+      }
+    } finally {
+      await mcp.close()
+    }
+  })
 })

@@ -4,9 +4,10 @@ import { countTokens } from '../lib/token-budget.ts'
 
 /**
  * The default and the bounds of a tool's `max_tokens` (docs/mcp.md, "Budgets"). The minimum holds
- * one item and the cursor to the next in both faces of an answer, so paging always progresses.
+ * one item and the cursor to the next in both faces of an answer, so paging always progresses,
+ * and a search hit with what the question was read as.
  */
-export const TOOL_BUDGET = { default: 2000, minimum: 300, maximum: 20_000 } as const
+export const TOOL_BUDGET = { default: 2000, minimum: 500, maximum: 20_000 } as const
 
 /** What a tool answers: Markdown for the model, and the same facts as typed data. */
 export interface ToolAnswer {

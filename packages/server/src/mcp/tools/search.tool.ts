@@ -1,0 +1,77 @@
+import Type from 'typebox'
+import { READ_SCOPE_OF_TYPE } from '../../access/scopes.ts'
+import { runSearch, type SearchAnswer, type SearchRequest } from '../../search/run-search.ts'
+import { SEARCH_TYPES, SearchFilters } from '../../search/search.schemas.ts'
+import { data, sourceLine } from '../markdown.ts'
+import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
+import { TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
+import { fitBoth } from './fit-both.ts'
+import { Cursor, MaxTokens, NextCursor, Ref, terse } from './tool-schemas.ts'
+
+type SearchArgs = Omit<SearchRequest, 'max_tokens'> & { max_tokens?: number }
+
+/**
+ * `search`: `POST /v1/search` as a tool. The question is read the same way (any word matches,
+ * items covering more of it first, filter words such as "my overdue tasks"); the answer is the
+ * REST body as data and a numbered list of hits, each with its URL, as Markdown.
+ */
+export const searchTool: ToolDefinition<SearchArgs> = {
+  name: 'search',
+  title: 'Search',
+  description:
+    'Search what you can open, in plain language ("what is blocking checkout?", "my overdue ' +
+    'tasks"); status:blocked, assignee:me, project:NAME, due<YYYY-MM-DD narrow it.',
+  anyOfScopes: [...new Set(SEARCH_TYPES.map((type) => READ_SCOPE_OF_TYPE[type]))],
+  annotations: READ_ONLY,
+  input: terse(
+    Type.Object(
+      {
+        query: Type.String({ minLength: 1, maxLength: 500 }),
+        filters: Type.Optional(SearchFilters),
+        types: Type.Optional(
+          Type.Array(Type.Enum([...SEARCH_TYPES]), { minItems: 1, uniqueItems: true }),
+        ),
+        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
+        cursor: Cursor,
+        max_tokens: MaxTokens,
+      },
+      { additionalProperties: false },
+    ),
+  ),
+  output: Type.Object({ results: Type.Array(Ref), next_cursor: NextCursor }),
+  async run(session, args) {
+    try {
+      const maxTokens = args.max_tokens ?? TOOL_BUDGET.default
+      const answer = await fitBoth(maxTokens, async (budget) => {
+        const text = await runSearch(session.deps, session.caller, { ...args, max_tokens: budget })
+        const body = JSON.parse(text) as SearchAnswer
+        return { markdown: render(args.query, body), structured: body }
+      })
+      return toolResult(answer)
+    } catch (error) {
+      return toolError(error)
+    }
+  },
+}
+
+// The hits as numbered lines: title and URL, kind, where it sits, due date, and the snippet.
+function render(query: string, body: SearchAnswer): string {
+  const lines = [`# Search: ${data(query, 120)}`]
+  const { words, filters } = body.interpreted
+  const applied = Object.entries(filters).map(([name, value]) => `${name} ${String(value)}`)
+  lines.push(
+    `Searched for ${words.length > 0 ? words.join(', ') : 'anything'}${applied.length > 0 ? `; filters: ${applied.join('; ')}` : ''}.`,
+  )
+  for (const [i, hit] of body.results.entries()) {
+    const facts = [
+      hit.type,
+      ...(hit.path ? [`in ${data(hit.path, 80)}`] : []),
+      ...(hit.due ? [`due ${hit.due}`] : []),
+    ]
+    lines.push(sourceLine(i + 1, hit.title, hit.url, facts))
+    if (hit.snippet && hit.snippet !== hit.title) lines.push(`    ${data(hit.snippet)}`)
+  }
+  if (body.results.length === 0) lines.push('Nothing you can open matches.')
+  if (body.next_cursor) lines.push('', `More: call search again with cursor "${body.next_cursor}".`)
+  return lines.join('\n')
+}
