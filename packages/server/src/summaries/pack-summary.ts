@@ -133,21 +133,57 @@ function words(
   return piece.bare ? mark : `${quote(piece.ref.title)}${mark}`
 }
 
-// The last resort: the first statement without markers or quotes, cut; then the title, cut.
+// The last resort: the first statement without quotes, cut at a word, keeping the sources its
+// kept words still name (or, when none survives, without markers, so more words fit); then the
+// title, cut.
 function cutToFit(header: SummaryHeader, builder: SummaryBuilder, maxTokens: number): SummaryBody {
   const none: Detail = { links: 0, quotes: 0, facts: 0, statements: 0, url: false }
   const body = render(header, builder, none, { ...none, url: true }, maxTokens)
-  const first = builder.statements.find((s) => !s.quoteOnly)
-  const sentence = first ? first.pieces.map((piece) => words(piece, false, undefined)).join('') : ''
-  // JSON escapes can make the text cost more than its own tokens: shrink until it fits.
   const over = () => size(body, maxTokens) > maxTokens
-  for (let room = maxTokens - size(body, maxTokens); room > 1; room -= 2) {
-    body.text = cutToTokens(sentence, room).text
-    if (!over()) break
-    body.text = ''
+  const marked = render(
+    header,
+    builder,
+    { ...none, statements: 1 },
+    { ...none, url: true },
+    maxTokens,
+  )
+  const first = builder.statements.find((s) => !s.quoteOnly)
+  const plain = first ? first.pieces.map((piece) => words(piece, false, undefined)).join('') : ''
+  const withMarkers = (room: number) => {
+    body.text = cutToTokens(marked.text, room).text
+    const kept = Math.max(0, ...[...body.text.matchAll(/\[(\d+)\]/g)].map((m) => Number(m[1])))
+    body.sources = marked.sources.slice(0, kept)
+    return kept > 0
   }
-  for (let room = maxTokens - size({ ...body, title: '' }, maxTokens); over() && room > 1; room--)
-    body.title = cutToTokens(header.title, room).text
+  const withoutMarkers = (room: number) => {
+    body.text = cutToTokens(plain, room).text
+    body.sources = []
+    return true
+  }
+  const room = maxTokens - size(body, maxTokens)
+  if (!largestFitting(room, withMarkers, over)) largestFitting(room, withoutMarkers, over)
+  if (over()) Object.assign(body, { text: '', sources: [] })
+  for (let left = maxTokens - size({ ...body, title: '' }, maxTokens); over() && left > 1; left--)
+    body.title = cutToTokens(header.title, left).text
   if (over()) body.title = ''
   return body
+}
+
+// Bisects the largest room (tokens of text) whose body fits, and leaves the body so; false when
+// none fits or the fitting one is refused by `apply` (returning false).
+function largestFitting(
+  room: number,
+  apply: (room: number) => boolean,
+  over: () => boolean,
+): boolean {
+  let low = 1
+  let high = room
+  while (low < high) {
+    // JSON escapes can make the text cost more than its own tokens: test each room, never guess.
+    const mid = (low + high + 1) >> 1
+    apply(mid)
+    if (over()) high = mid - 1
+    else low = mid
+  }
+  return low >= 1 && room >= 1 && apply(low) && !over()
 }
