@@ -9,6 +9,7 @@ import { type AppDeps, createAppDeps } from '../packages/server/src/app-deps.ts'
 import { demoBundle } from '../packages/server/src/bundle/demo/demo-bundle.ts'
 import { importBundle } from '../packages/server/src/bundle/import-bundle.ts'
 import { loadConfig } from '../packages/server/src/config.ts'
+import { extensions } from '../packages/server/src/db/connect.ts'
 import type { Database } from '../packages/server/src/db/database.ts'
 import { migrateToLatest } from '../packages/server/src/db/migrate.ts'
 import { ManualClock } from '../packages/server/src/lib/clock.ts'
@@ -27,7 +28,7 @@ export const DEMO_TODAY = '2026-11-22'
 
 /** Imports the demo bundle into a fresh in-memory PGlite: no files, nothing to clean up. */
 export async function openDemoWorld(): Promise<DemoWorld> {
-  const pglite = new PGlite()
+  const pglite = new PGlite({ extensions })
   await pglite.waitReady
   // As the service's own pool (db/connect.ts): dates stay `YYYY-MM-DD`, bigints are numbers.
   const types = {

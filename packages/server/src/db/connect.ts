@@ -35,8 +35,8 @@ const types = {
   },
 } as pg.CustomTypesConfig
 
-// Contrib extensions the migrations create: PGlite must load their code before it can run them.
-const extensions = { pg_trgm }
+/** Contrib extensions the migrations create: PGlite must load their code before it can run them. */
+export const extensions = { pg_trgm }
 
 /**
  * Opens the database. Both engines go through Kysely's PostgresDialect over a `pg` pool, so the
