@@ -89,7 +89,11 @@ export async function searchIndex(
   const any = combined(terms, 'or')
   const all = terms.length > 1 ? combined(terms, 'and') : null
   const fuzzy = terms.flatMap((term) => (term.fuzzy ? [term.fuzzy] : []))
-  const newestIndex = (condition: ReturnType<typeof sql>) => sql`(select r.id from resource_index r
+  // Each window carries what ranking reads, so its rows are not fetched a second time by id.
+  const newestIndex = (condition: ReturnType<typeof sql>) => sql`(select r.id, r.type, r.title,
+          r.body, r.project_id, r.updated_at, r.tsv,
+          null::text as subject_title, null::text as subject_crumb
+        from resource_index r
         where ${indexBase} and ${condition}
         order by r.updated_at desc, r.id desc limit ${window})`
   const titleNear = (alias: string) =>
@@ -108,7 +112,14 @@ export async function searchIndex(
   ]
   const actBase = sql`${withActivity} and a.workspace_id = ${ws} and ${required('a')}
         and ${activityFilter(input.filters, 'a')} and ${visibility.activity('a', 's', 'bulk')}`
-  const newestActs = (condition: ReturnType<typeof sql>) => sql`(select a.id from activity a
+  const newestActs = (condition: ReturnType<typeof sql>) => sql`(select a.id,
+          'activity'::text as type, a.verb as title, a.search_text as body, a.project_id,
+          a.created_at as updated_at, a.tsv,
+          case when s.type <> all(${readable}) then null
+               when s.type = 'comment' then left(s.body, 120) else s.title end as subject_title,
+          case when s.type <> all(${readable}) then null
+               when s.type = 'comment' then left(s.body, 80) else s.title end as subject_crumb
+        from activity a
         join resource_index s on s.workspace_id = a.workspace_id and s.id = a.subject_id
         where ${actBase} and ${condition}
         order by a.created_at desc, a.id desc limit ${window})`
@@ -137,23 +148,10 @@ export async function searchIndex(
   const headline = any ?? sql`''::tsquery`
   const result = await sql<SearchRow>`
     with matches as (
-      select r.id, r.type, r.title, r.body, r.project_id, r.updated_at, r.tsv,
-             null::text as subject_title, null::text as subject_crumb
-      from resource_index r
-      where r.workspace_id = ${ws}
-        and r.id in (${sql.join(indexSets, sql` union `)})
+      select distinct on (id) * from (${sql.join(indexSets, sql` union all `)}) w
     ),
     acts as (
-      select a.id, 'activity'::text as type, a.verb as title, a.search_text as body, a.project_id,
-             a.created_at as updated_at, a.tsv,
-             case when s.type <> all(${readable}) then null
-                  when s.type = 'comment' then left(s.body, 120) else s.title end as subject_title,
-             case when s.type <> all(${readable}) then null
-                  when s.type = 'comment' then left(s.body, 80) else s.title end as subject_crumb
-      from activity a
-      join resource_index s on s.workspace_id = a.workspace_id and s.id = a.subject_id
-      where ${withActivity} and a.workspace_id = ${ws}
-        and a.id in (${sql.join(actSets, sql` union `)})
+      select distinct on (id) * from (${sql.join(actSets, sql` union all `)}) w
     ),
     candidates as (
       select *, ts_filter(tsv, '{a}') as ttsv from matches
@@ -224,10 +222,14 @@ async function nearMissesOfUnmatched(
   const fuzzy = terms.filter((term) => term.fuzzy)
   if (fuzzy.length === 0) return [...terms]
   if (base === null) return terms.map((term) => ({ ...term, fuzzy: null }))
+  // Without the prefix: the planner has no statistics for a prefix and guesses it common, which
+  // turned this test into a scan of every row (149 ms at 100,000 items) where the words' own
+  // statistics pick the GIN index.
   const found = await sql<{ found: boolean[] }>`select array[${sql.join(
     fuzzy.map(
       (term) =>
-        sql`exists (select from resource_index r where ${base} and r.tsv @@ ${termQuery(term)})`,
+        sql`exists (select from resource_index r where ${base}
+          and r.tsv @@ ${termQuery({ ...term, prefix: null })})`,
     ),
   )}] as found`.execute(db)
   const matched = new Set(fuzzy.filter((_, i) => found.rows[0]?.found[i]))
