@@ -10,9 +10,10 @@ import { combined, termQuery, textQuery } from './search-query.ts'
 
 /**
  * How many of the most recently updated matches each candidate set holds (those with every word,
- * those with any word, near misses of titles). Words found in more items than this rank only the
- * newest ones: the cost stays bounded however common the words, and each window is taken among
- * visible matches only, so hidden items never change what a caller sees.
+ * those with any word, near misses of titles; each word's own matches, a quarter of it). Words
+ * found in more items than this rank only the newest ones: the cost stays bounded however common
+ * the words, and each window is taken among visible matches only, so hidden items never change
+ * what a caller sees.
  */
 const SEARCH_WINDOW = 1000
 
@@ -59,6 +60,7 @@ export async function searchIndex(
 ): Promise<SearchRow[]> {
   const ws = visibility.principal.workspaceId
   const window = input.window ?? SEARCH_WINDOW
+  const termWindow = Math.max(1, Math.floor(window / 4))
   const { phrases, excluded, exact } = input.question
   const indexed = input.types.filter((type) => type !== 'activity')
   const withActivity = input.types.includes('activity')
@@ -90,12 +92,15 @@ export async function searchIndex(
   const all = terms.length > 1 ? combined(terms, 'and') : null
   const fuzzy = terms.flatMap((term) => (term.fuzzy ? [term.fuzzy] : []))
   // Each window carries what ranking reads, so its rows are not fetched a second time by id.
-  const newestIndex = (condition: ReturnType<typeof sql>) => sql`(select r.id, r.type, r.title,
+  const newestIndex = (
+    condition: ReturnType<typeof sql>,
+    size = window,
+  ) => sql`(select r.id, r.type, r.title,
           r.body, r.project_id, r.updated_at, r.tsv,
           null::text as subject_title, null::text as subject_crumb
         from resource_index r
         where ${indexBase} and ${condition}
-        order by r.updated_at desc, r.id desc limit ${window})`
+        order by r.updated_at desc, r.id desc limit ${size})`
   const titleNear = (alias: string) =>
     fuzzy.length === 0
       ? sql`false`
@@ -103,16 +108,21 @@ export async function searchIndex(
           fuzzy.map((word) => sql`${word} <% ${sql.ref(`${alias}.title`)}`),
           sql` or `,
         )})`
+  // With several terms, each term's own newest matches too: an item covering two rare words is
+  // then a candidate however many newer items have a common one.
+  const perTerm = (newest: (c: ReturnType<typeof sql>) => ReturnType<typeof sql>, tsv: string) =>
+    terms.length > 1 ? terms.map((term) => newest(sql`${sql.ref(tsv)} @@ ${termQuery(term)}`)) : []
   const indexSets = [
     ...(any ? [newestIndex(sql`r.tsv @@ ${any}`)] : [newestIndex(sql`true`)]),
     ...(all ? [newestIndex(sql`r.tsv @@ ${all}`)] : []),
+    ...perTerm((c) => newestIndex(c, termWindow), 'r.tsv'),
     ...(any && fuzzy.length > 0
       ? [newestIndex(sql`${titleNear('r')} and not (r.tsv @@ ${any})`)]
       : []),
   ]
   const actBase = sql`${withActivity} and a.workspace_id = ${ws} and ${required('a')}
         and ${activityFilter(input.filters, 'a')} and ${visibility.activity('a', 's', 'bulk')}`
-  const newestActs = (condition: ReturnType<typeof sql>) => sql`(select a.id,
+  const newestActs = (condition: ReturnType<typeof sql>, size = window) => sql`(select a.id,
           'activity'::text as type, a.verb as title, a.search_text as body, a.project_id,
           a.created_at as updated_at, a.tsv,
           case when s.type <> all(${readable}) then null
@@ -122,10 +132,11 @@ export async function searchIndex(
         from activity a
         join resource_index s on s.workspace_id = a.workspace_id and s.id = a.subject_id
         where ${actBase} and ${condition}
-        order by a.created_at desc, a.id desc limit ${window})`
+        order by a.created_at desc, a.id desc limit ${size})`
   const actSets = [
     ...(any ? [newestActs(sql`a.tsv @@ ${any}`)] : [newestActs(sql`true`)]),
     ...(all ? [newestActs(sql`a.tsv @@ ${all}`)] : []),
+    ...perTerm((c) => newestActs(c, termWindow), 'a.tsv'),
   ]
   // Per term: does the item's text cover it, does its title? A near miss of a title covers both.
   const covers = (tsv: ReturnType<typeof sql>) =>
