@@ -135,8 +135,9 @@ export async function searchIndex(
         order by a.created_at desc, a.id desc limit ${size})`
   const actSets = [
     ...(any ? [newestActs(sql`a.tsv @@ ${any}`)] : [newestActs(sql`true`)]),
+    // No window per word: an entry's text is a verb and changed values, rarely a question's
+    // words, and each window repeats the visibility join (about 6 ms each for a guest).
     ...(all ? [newestActs(sql`a.tsv @@ ${all}`)] : []),
-    ...perTerm((c) => newestActs(c, termWindow), 'a.tsv'),
   ]
   // Per term: does the item's text cover it, does its title? A near miss of a title covers both.
   const covers = (tsv: ReturnType<typeof sql>) =>
@@ -220,29 +221,32 @@ export async function searchIndex(
 }
 
 /**
- * The terms with typo tolerance kept only for words that no candidate's text matches (`base` is
- * the candidates' condition: visible, filtered): a typo rarely matches anything, a word that does
- * is no typo, and testing titles for near misses of a common word would read thousands of rows.
- * Decided among visible items only, like the windows, so hidden items cannot change it.
+ * The terms with near misses (typo tolerance, the last word as a prefix) kept only for words that
+ * no candidate's text matches as they are (`base` is the candidates' condition: visible,
+ * filtered): a typo or a half-typed word rarely matches anything, and a word that does is
+ * neither. It also keeps statements fast: the planner has no statistics for a prefix and guesses
+ * it common, so a window with one walked every row newest first (70 ms at 100,000 items for a
+ * word in no activity entry), and testing titles for near misses of a common word reads
+ * thousands of rows. Decided among visible items only, like the windows, so hidden items cannot
+ * change it.
  */
 async function nearMissesOfUnmatched(
   db: Db,
   terms: readonly QueryTerm[],
   base: RawBuilder<unknown> | null,
 ): Promise<QueryTerm[]> {
-  const fuzzy = terms.filter((term) => term.fuzzy)
-  if (fuzzy.length === 0) return [...terms]
-  if (base === null) return terms.map((term) => ({ ...term, fuzzy: null }))
-  // Without the prefix: the planner has no statistics for a prefix and guesses it common, which
-  // turned this test into a scan of every row (149 ms at 100,000 items) where the words' own
-  // statistics pick the GIN index.
+  const near = terms.filter((term) => term.fuzzy || term.prefix)
+  if (near.length === 0) return [...terms]
+  if (base === null) return terms.map((term) => ({ ...term, fuzzy: null, prefix: null }))
+  // Without the prefix, so that the words' own statistics pick the GIN index (a guessed-common
+  // prefix made this a scan of every row: 149 ms at 100,000 items).
   const found = await sql<{ found: boolean[] }>`select array[${sql.join(
-    fuzzy.map(
+    near.map(
       (term) =>
         sql`exists (select from resource_index r where ${base}
           and r.tsv @@ ${termQuery({ ...term, prefix: null })})`,
     ),
   )}] as found`.execute(db)
-  const matched = new Set(fuzzy.filter((_, i) => found.rows[0]?.found[i]))
-  return terms.map((term) => (matched.has(term) ? { ...term, fuzzy: null } : term))
+  const matched = new Set(near.filter((_, i) => found.rows[0]?.found[i]))
+  return terms.map((term) => (matched.has(term) ? { ...term, fuzzy: null, prefix: null } : term))
 }
