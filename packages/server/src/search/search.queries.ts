@@ -82,7 +82,7 @@ export async function searchIndex(
     )
   const readable = sql`${sql.val([...input.readableTypes])}::text[]`
   const indexBase = sql`r.workspace_id = ${ws} and r.type = any(${sql.val(indexed)}::text[])
-        and ${required('r')} and ${indexFilter(input.filters, 'r')} and ${visibility.rowInBulk('r')}`
+        and ${required('r')} and ${indexFilter(input.filters, ws, 'r')} and ${visibility.rowInBulk('r')}`
   const terms = await nearMissesOfUnmatched(
     db,
     input.question.terms,
