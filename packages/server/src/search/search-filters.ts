@@ -106,8 +106,12 @@ export async function resolveProjectName(
   return found.rows[0] ?? null
 }
 
-/** The filters as a condition on resource-index rows (alias `r`). */
-export function indexFilter(filters: ResolvedFilters, alias = 'r'): RawBuilder<boolean> {
+/** The filters as a condition on resource-index rows (alias `r`) of workspace `ws`. */
+export function indexFilter(
+  filters: ResolvedFilters,
+  ws: string,
+  alias = 'r',
+): RawBuilder<boolean> {
   const r = (column: string) => sql.ref(`${alias}.${column}`)
   const parts: RawBuilder<boolean>[] = []
   const task: RawBuilder<boolean>[] = []
@@ -116,13 +120,20 @@ export function indexFilter(filters: ResolvedFilters, alias = 'r'): RawBuilder<b
   if (filters.dueBefore) task.push(sql<boolean>`t.due <= ${filters.dueBefore}::date`)
   if (filters.dueAfter) task.push(sql<boolean>`t.due >= ${filters.dueAfter}::date`)
   if (filters.createdBy) task.push(sql<boolean>`t.creator_id = ${filters.createdBy}`)
-  if (task.length > 0) {
-    parts.push(sql<boolean>`(${r('type')} <> 'task' or exists (select from tasks t
-      where t.workspace_id = ${r('workspace_id')} and t.id = ${r('id')} and ${sql.join(task, sql` and `)}))`)
-  }
-  if (filters.createdBy) {
-    parts.push(sql<boolean>`(${r('type')} <> 'comment' or exists (select from comments c
-      where c.workspace_id = ${r('workspace_id')} and c.id = ${r('id')} and c.author_id = ${filters.createdBy}))`)
+  // Sets of ids, not a test per row: the planner can start from the tasks a filter names (an
+  // assignee's, through tasks_assignee_idx) instead of walking the newest rows of the index and
+  // testing each (a member's "my overdue tasks": 240 ms at 100,000 items).
+  const tasksWhere = (conditions: RawBuilder<boolean>[]) => sql<boolean>`${r('id')} in (
+      select t.id from tasks t where t.workspace_id = ${ws}
+        and ${sql.join(conditions, sql` and `)})`
+  const comments = sql<boolean>`${r('id')} in (select c.id from comments c
+      where c.workspace_id = ${ws} and c.author_id = ${filters.createdBy ?? null})`
+  const taskOnly = filters.status || filters.assigneeId || filters.dueBefore || filters.dueAfter
+  // kindsFor keeps tasks only under a task-only filter, and tasks and comments under created_by.
+  if (taskOnly) parts.push(tasksWhere(task))
+  else if (filters.createdBy) {
+    parts.push(sql<boolean>`(${r('type')} = 'task' and ${tasksWhere(task)}
+      or ${r('type')} = 'comment' and ${comments})`)
   }
   if (filters.projectId) parts.push(sql<boolean>`${r('project_id')} = ${filters.projectId}`)
   if (filters.updatedAfter) {
