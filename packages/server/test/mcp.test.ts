@@ -167,7 +167,8 @@ for (const generation of GENERATIONS) {
           if (!cursor) break
         }
         const all = await mcp.callTool('list', { type: 'task', limit: 50 })
-        assert.equal(seen.size, (all.structuredContent?.items as unknown[]).length)
+        const items = all.structuredContent?.items as unknown[]
+        assert.equal(seen.size, items.length)
       } finally {
         await mcp.close()
       }

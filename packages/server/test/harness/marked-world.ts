@@ -1,4 +1,5 @@
 import type { Bundle } from '../../src/bundle/bundle.schema.ts'
+import { ID_PREFIX } from '../../src/lib/ids.ts'
 import type { World } from './oracle.ts'
 
 /** A bundle whose every title, name and text carries a marker of its own, and what each marks. */
@@ -9,6 +10,11 @@ export interface MarkedBundle {
 }
 
 const MARKER = /mk\d+x/g
+// The random strings the service hands out: ids (a prefix and 26 characters of Crockford's
+// base32, bare or inside URLs) and paging cursors (base64url, a dot, a 22-character signature).
+// Both alphabets hold m, k, x and the digits: about one id in 3,000 spells some `mk…x`.
+const ID = new RegExp(`\\b(?:${Object.values(ID_PREFIX).join('|')})_[0-9a-z]{26}\\b`, 'g')
+const CURSOR = /[\w-]+\.[\w-]{22}(?![\w-])/g
 
 /**
  * Writes a unique marker into every name, title and text of a bundle (projects, canvases, tasks,
@@ -52,9 +58,14 @@ export function markBundle(bundle: Bundle): MarkedBundle {
   return { bundle: marked, markers }
 }
 
-/** The markers an answer's text contains. */
+/**
+ * The markers an answer's text contains. Ids and cursors are left out first: their random
+ * characters name nothing, yet now and then spell a marker (`act_5zk1ta73t4rkjs5ywevmk3xbmr`
+ * holds `mk3x`), which read as a leak of whatever that marker was written into.
+ */
 export function markersIn(text: string): string[] {
-  return [...new Set(text.match(MARKER) ?? [])]
+  const words = text.replace(ID, ' ').replace(CURSOR, ' ')
+  return [...new Set(words.match(MARKER) ?? [])]
 }
 
 /** The readable type (docs/api.md, "Scopes") of what a bundle key names. */
