@@ -310,7 +310,11 @@ describe('search and fetch', () => {
         hits.some((hit) => hit.id === id('t-open')),
         text(result),
       )
-      for (const [i, hit] of hits.entries()) assert.ok(text(result).includes(`[${i + 1}] [`))
+      const lines = text(result).split('\n')
+      for (const [i, hit] of hits.entries()) {
+        const line = lines.find((l) => l.startsWith(`[${i + 1}] [`)) ?? ''
+        assert.ok(line.includes(`](${hit.url})`), `hit ${i + 1} is cited with its URL`)
+      }
       for (const hit of hits) assert.equal(text(result).split(hit.url).length, 2, 'one URL once')
     } finally {
       await mcp.close()
