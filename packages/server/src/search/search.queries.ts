@@ -10,7 +10,7 @@ import { combined, termQuery, textQuery } from './search-query.ts'
 
 /**
  * How many of the most recently updated matches each candidate set holds (those with every word,
- * those with any word, near misses of titles; each word's own matches, a quarter of it). Words
+ * those with any word, near misses of titles, and each word's own matches). Words
  * found in more items than this rank only the newest ones: the cost stays bounded however common
  * the words, and each window is taken among visible matches only, so hidden items never change
  * what a caller sees.
@@ -60,7 +60,9 @@ export async function searchIndex(
 ): Promise<SearchRow[]> {
   const ws = visibility.principal.workspaceId
   const window = input.window ?? SEARCH_WINDOW
-  const termWindow = Math.max(1, Math.floor(window / 4))
+  // As large as the others: with a smaller limit the planner walked the newest rows for a word in
+  // 0.5 % of items rather than reading its GIN entries (a question at 1,000,000 items: 393 ms).
+  const termWindow = window
   const { phrases, excluded, exact } = input.question
   const indexed = input.types.filter((type) => type !== 'activity')
   const withActivity = input.types.includes('activity')
