@@ -1,3 +1,4 @@
+import type { TASK_STATUSES } from '../graph/tasks/tasks.schemas.ts'
 import type { SearchType } from './search.schemas.ts'
 import { spellingVariants } from './word-variants.ts'
 
@@ -7,9 +8,6 @@ import { spellingVariants } from './word-variants.ts'
  * explicit grammar (`status:blocked`, `due<2026-12-01`, …). Pure text work: what a name refers to
  * (a project, a person) is resolved later, against what the caller may open.
  */
-
-/** Task statuses, as `tasks.status` names them. */
-export const TASK_STATUSES = ['todo', 'in_progress', 'blocked', 'done'] as const
 
 /** A task status. */
 export type TaskStatus = (typeof TASK_STATUSES)[number]
