@@ -146,6 +146,23 @@ for (const generation of GENERATIONS) {
       }
     })
 
+    test('a filter the listed type does not have is refused, not ignored', async () => {
+      const mcp = await connectMcp(generation, mcpUrl, tokenOf(ws, 'alice-key'))
+      try {
+        for (const args of [
+          { type: 'task', status: ['active'] },
+          { type: 'project', assignee_id: 'me' },
+          { type: 'team', project_id: id('open') },
+        ]) {
+          const result = await mcp.callTool('list', args)
+          assert.equal(result.isError, true, JSON.stringify(args))
+          assert.match(text(result), /422 validation_failed/)
+        }
+      } finally {
+        await mcp.close()
+      }
+    })
+
     test('a small budget pages instead of overflowing', async () => {
       const mcp = await connectMcp(generation, mcpUrl, tokenOf(ws, 'alice-key'))
       try {

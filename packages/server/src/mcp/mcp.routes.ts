@@ -11,7 +11,7 @@ import type { McpSession } from './mcp-session.ts'
 import { TOOLS } from './tools/index.ts'
 
 /** The path of the MCP endpoint (docs/mcp.md). */
-export const MCP_PATH = '/mcp'
+const MCP_PATH = '/mcp'
 
 const SERVER_VERSION = '1.0.0'
 

@@ -4,7 +4,9 @@ import { createdPosition } from '../../graph/keyset.ts'
 import { listOkrs } from '../../graph/okrs/okrs.queries.ts'
 import { listPeople, listTeams, namePosition } from '../../graph/people/people.queries.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
+import { PROJECT_STATUSES } from '../../graph/projects/projects.schemas.ts'
 import { listTasks } from '../../graph/tasks/tasks.queries.ts'
+import { TASK_STATUSES } from '../../graph/tasks/tasks.schemas.ts'
 import type { Reference } from '../../http/require-visible.ts'
 import type { CursorPosition } from '../../lib/cursor.ts'
 import type { McpSession } from '../mcp-session.ts'
@@ -30,6 +32,10 @@ export interface ListItem {
 /** How the `list` tool reads one type: the same queries as its `/v1` list, newest or by name. */
 export interface ListSource {
   scope: Scope
+  /** The filters that apply to the type; any other is refused rather than silently ignored. */
+  filters: readonly (keyof ListFilters)[]
+  /** The statuses of the type, for types that have one. */
+  statuses?: readonly string[]
   /** Ids among the filters, checked to be visible (a hidden id is an unknown id). */
   references(filters: ListFilters): Reference[]
   load(
@@ -47,6 +53,8 @@ const url = (session: McpSession, type: string, id: string) =>
 export const LIST_SOURCES = {
   project: {
     scope: 'project:read',
+    filters: ['status'],
+    statuses: PROJECT_STATUSES,
     references: () => [],
     async load(session, filters, after, limit) {
       const { db } = session.deps
@@ -63,6 +71,8 @@ export const LIST_SOURCES = {
   },
   task: {
     scope: 'task:read',
+    filters: ['project_id', 'assignee_id', 'status'],
+    statuses: TASK_STATUSES,
     references: (f) => [
       ['/project_id', 'project', f.project_id],
       ['/assignee_id', 'person', f.assignee_id],
@@ -82,6 +92,7 @@ export const LIST_SOURCES = {
   },
   canvas: {
     scope: 'canvas:read',
+    filters: ['project_id'],
     references: (f) => [['/project_id', 'project', f.project_id]],
     async load(session, filters, after, limit) {
       const { visibility, readableTypes } = session.caller
@@ -105,6 +116,7 @@ export const LIST_SOURCES = {
   },
   okr: {
     scope: 'okr:read',
+    filters: ['project_id', 'team_id'],
     references: (f) => [
       ['/project_id', 'project', f.project_id],
       ['/team_id', 'team', f.team_id],
@@ -123,6 +135,7 @@ export const LIST_SOURCES = {
   },
   person: {
     scope: 'people:read',
+    filters: ['team_id'],
     references: (f) => [['/team_id', 'team', f.team_id]],
     async load(session, filters, after, limit) {
       const { db } = session.deps
@@ -139,6 +152,7 @@ export const LIST_SOURCES = {
   },
   team: {
     scope: 'people:read',
+    filters: [],
     references: () => [],
     async load(session, _filters, after, limit) {
       const rows = await listTeams(session.deps.db, session.caller.visibility, {}, after, limit)

@@ -8,7 +8,13 @@ import { sourceLine } from '../markdown.ts'
 import type { McpSession } from '../mcp-session.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
-import { LIST_SOURCES, type ListFilters, type ListItem, type ListType } from './list-sources.ts'
+import {
+  LIST_SOURCES,
+  type ListFilters,
+  type ListItem,
+  type ListSource,
+  type ListType,
+} from './list-sources.ts'
 import { Cursor, MaxTokens, NextCursor, Ref } from './tool-schemas.ts'
 
 type ListArgs = ListFilters & {
@@ -70,6 +76,7 @@ async function listItems(session: McpSession, args: ListArgs) {
       required_scopes: [source.scope],
     })
   }
+  refuseFiltersOfOtherTypes(args, source)
   const filters: ListFilters = {
     ...(args.project_id ? { project_id: args.project_id } : {}),
     ...(args.assignee_id
@@ -106,4 +113,22 @@ async function listItems(session: McpSession, args: ListArgs) {
       },
     }
   })
+}
+
+// A filter or status that does not apply to the listed type would otherwise be ignored, and the
+// agent would read an unfiltered list as a filtered one: a 422 naming what does not apply.
+function refuseFiltersOfOtherTypes(args: ListArgs, source: ListSource): void {
+  const names = ['project_id', 'assignee_id', 'team_id', 'status'] as const
+  const errors = names
+    .filter((name) => args[name] !== undefined && !source.filters.includes(name))
+    .map((name) => ({ path: `/${name}`, message: `does not apply to ${args.type} lists` }))
+  for (const status of source.filters.includes('status') ? (args.status ?? []) : []) {
+    if (!source.statuses?.includes(status))
+      errors.push({ path: '/status', message: `${status} is not a status of ${args.type}` })
+  }
+  if (errors.length > 0) {
+    throw new ProblemError('validation_failed', `Filters that ${args.type} lists do not have.`, {
+      errors,
+    })
+  }
 }

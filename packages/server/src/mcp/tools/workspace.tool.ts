@@ -49,6 +49,7 @@ export const workspaceTool: ToolDefinition<{ max_tokens?: number }> = {
       ? await listTeams(deps.db, visibility, { ids: principal.teamIds }, null, MAX_LISTED)
       : []
     const ws = principal.workspaceId
+    // listProjects and listTeams return one row more than asked, to tell that more exist.
     const refs = [
       ...projects.slice(0, MAX_LISTED).map((p) => ({
         id: p.id,
@@ -86,20 +87,20 @@ export const workspaceTool: ToolDefinition<{ max_tokens?: number }> = {
         const shownTeams = shown.filter((r) => r.type === 'team')
         if (shownProjects.length > 0) lines.push('', '## Your projects')
         for (const [i, p] of shownProjects.entries()) {
-          lines.push(
-            sourceLine(
-              i + 1,
-              p.title,
-              p.url,
-              ['status' in p ? String(p.status) : '', p.id].filter(Boolean),
-            ),
-          )
+          const status = 'status' in p ? [String(p.status)] : []
+          lines.push(sourceLine(i + 1, p.title, p.url, [...status, p.id]))
         }
         if (shownTeams.length > 0) lines.push('', '## Your teams')
         for (const [i, t] of shownTeams.entries()) {
           lines.push(sourceLine(shownProjects.length + i + 1, t.title, t.url, [t.id]))
         }
         if (cut) lines.push('', `(${refs.length - shown.length} more left out for max_tokens.)`)
+        if (projects.length > MAX_LISTED || teams.length > MAX_LISTED) {
+          lines.push(
+            '',
+            `(Only the first ${MAX_LISTED} of each are shown; \`list\` pages them all.)`,
+          )
+        }
         return {
           markdown: lines.join('\n'),
           structured: {
