@@ -283,6 +283,22 @@ test('workgraph mcp serves the same tools over stdio', async () => {
   }
 })
 
+test('workgraph mcp answers a refused key with an error instead of leaving the client waiting', async () => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, 'mcp'],
+    env: {
+      WORKGRAPH_URL: t.origin,
+      WORKGRAPH_API_KEY: 'wg_key_not_a_key',
+      PATH: process.env.PATH ?? '',
+    },
+    stderr: 'pipe',
+  })
+  const stdio = new Client({ name: 'stdio-test', version: '1.0.0' })
+  await assert.rejects(stdio.connect(transport), /Workgraph server/)
+  await stdio.close()
+})
+
 test('the tool definitions of a token that may do everything take at most 3,000 tokens', async () => {
   const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
   try {
