@@ -82,7 +82,7 @@ export async function summarizeProject(
     sayList('Due next', next, next.length)
   }
   const [latest, ...older] = recent
-  if (latest) sayActivity(ctx, b, mentions, latest, 'The latest activity: on')
+  if (latest) sayActivity(ctx, b, mentions, latest, 'The latest activity: on', id)
   if (project.description.trim()) b.sayQuote`Its description says${quoted(project.description)}.`
   for (const okr of okrs) {
     const ref = mentions.ref(okr.id)
@@ -91,7 +91,7 @@ export async function summarizeProject(
   }
   const canvasRefs = canvases.flatMap((c) => mentions.ref(c.id) ?? [])
   if (canvasRefs.length > 0) b.say`Its canvases include ${listing(canvasRefs.map(named))}.`
-  for (const entry of older) sayActivity(ctx, b, mentions, entry, 'On')
+  for (const entry of older) sayActivity(ctx, b, mentions, entry, 'On', id)
   b.fact('status', project.status)
     .fact('visibility', project.visibility)
     .fact('members', project.member_ids.length)

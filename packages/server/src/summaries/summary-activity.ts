@@ -19,8 +19,10 @@ export function activityTitle(entry: ActivityEntry): string {
 }
 
 /**
- * Says who did what to what, citing the entry (not the subject: the entry is what it rests on,
- * and leads to the subject): `On 2026-11-21, “Ada” completed task “Ship” [3].`
+ * Says who did what to what: `On 2026-11-21, “Ada” completed task “Ship” [3].` It cites the
+ * subject, so entries about one resource share a source and each citation opens a resource's page;
+ * the entry itself only when the token may not read the subject's type (its title is then unsaid).
+ * An entry about the summary's own subject cites nothing: the subject's URL heads the summary.
  */
 export function sayActivity(
   ctx: SummaryContext,
@@ -28,8 +30,20 @@ export function sayActivity(
   mentions: Mentions,
   entry: ActivityEntry,
   lead: string,
+  subjectId: string,
 ): void {
   const actor = mentions.name(entry.actor_visible ? entry.actor_id : null)
-  const ref = source(ctx, entry.id, 'activity', activityTitle(entry))
-  b.say`${lead} ${day(entry.created_at)}, ${actor ? quote(actor) : 'someone'} ${activityWords(entry)}${marker(ref)}.`
+  const ref =
+    entry.subject_title === null
+      ? source(ctx, entry.id, 'activity', activityTitle(entry))
+      : entry.subject_id === subjectId
+        ? undefined
+        : source(ctx, entry.subject_id, entry.subject_type, subjectName(entry))
+  b.say`${lead} ${day(entry.created_at)}, ${actor ? quote(actor) : 'someone'} ${activityWords(entry)}${ref ? marker(ref) : ''}.`
+}
+
+// A comment is named by its opening words, as every other source names it.
+function subjectName(entry: ActivityEntry): string {
+  const title = entry.subject_title ?? ''
+  return entry.subject_type === 'comment' ? title.slice(0, 80) : title
 }
