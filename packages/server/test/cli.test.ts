@@ -6,6 +6,7 @@ import { after, before, test } from 'node:test'
 import { openMigratedDatabase } from '../src/cli/open-database.ts'
 import { loadConfig } from '../src/config.ts'
 import { verifyPassword } from '../src/lib/password.ts'
+import { startSession } from '../src/web/web-session.ts'
 import { smallBundle } from './harness/bundles.ts'
 import { freePort, runCaptured, startCli } from './harness/cli.ts'
 import { TEST_SECRET } from './harness/test-app.ts'
@@ -151,6 +152,24 @@ test('user set-password reads stdin; oauth-client create registers public and co
     (await setPassword(['--email', 'nobody@example.test'], 'a long passphrase\n')).code,
     1,
   )
+  const open = () =>
+    openMigratedDatabase(
+      loadConfig(env, {
+        data: target[0] === '--data' ? target[1] : undefined,
+        databaseUrl: target[0] === '--database-url' ? target[1] : undefined,
+      }),
+    )
+  // A dashboard session of Alice's, which the new password must end.
+  const before = await open()
+  try {
+    await startSession(before.db, {
+      workspaceId: workspace,
+      personId: imported.ids.alice,
+      now: new Date(),
+    })
+  } finally {
+    await before.close()
+  }
   const done = await setPassword(
     ['--email', 'alice@example.test', '--workspace', workspace],
     'a long passphrase\n',
@@ -158,13 +177,15 @@ test('user set-password reads stdin; oauth-client create registers public and co
   assert.equal(done.code, 0, done.stderr)
   assert.ok(!done.stdout.includes('a long passphrase'))
 
-  const handle = await openMigratedDatabase(
-    loadConfig(env, {
-      data: target[0] === '--data' ? target[1] : undefined,
-      databaseUrl: target[0] === '--database-url' ? target[1] : undefined,
-    }),
-  )
+  const handle = await open()
   try {
+    const sessions = await handle.db
+      .selectFrom('web_sessions')
+      .select('ended_at')
+      .where('person_id', '=', imported.ids.alice)
+      .execute()
+    assert.equal(sessions.length, 1)
+    assert.ok(sessions[0]?.ended_at, 'a new password ends the dashboard sessions')
     const person = await handle.db
       .selectFrom('people')
       .select('password_hash')

@@ -1,6 +1,7 @@
 import type { Logger } from 'pino'
 import type { AppDeps } from '../app-deps.ts'
 import { sweepExpiredArtifacts } from '../oauth/artifact-adapter.ts'
+import { sweepWebSessions } from '../web/web-session.ts'
 import { listenForOutboxEvents } from '../webhooks/outbox-listener.ts'
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts'
 import { sweepWebhookHistory } from '../webhooks/webhook-retention.ts'
@@ -33,6 +34,9 @@ export function startBackgroundJobs(
     )
     sweepExpiredArtifacts(deps.db, now).catch((error: unknown) =>
       logger.warn({ err: error }, 'could not sweep expired OAuth codes, tokens and sessions'),
+    )
+    sweepWebSessions(deps.db, now).catch((error: unknown) =>
+      logger.warn({ err: error }, 'could not sweep ended dashboard sessions'),
     )
   }
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS)

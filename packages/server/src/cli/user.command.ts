@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
 import { loadConfig } from '../config.ts'
 import { hashPassword } from '../lib/password.ts'
+import { endSessionsOf } from '../web/web-session.ts'
 import { type CliIO, UsageError } from './cli-io.ts'
 import { openMigratedDatabase } from './open-database.ts'
 
@@ -10,8 +11,9 @@ const MAX_LENGTH = 1024
 
 /**
  * `workgraph user set-password --email EMAIL [--workspace wsp_…]`: sets the password a person
- * signs in with on the OAuth pages. The password is read from standard input, never from the
- * command line, where other users of the machine could read it in the process list.
+ * signs in with on the dashboard and the OAuth pages, and ends their dashboard sessions. The
+ * password is read from standard input, never from the command line, where other users of the
+ * machine could read it in the process list.
  */
 export async function userCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -59,13 +61,24 @@ export async function userCommand(args: string[], io: CliIO): Promise<number> {
       return 1
     }
     const [person] = matches as [{ id: string; workspace_id: string }]
-    await handle.db
-      .updateTable('people')
-      .set({ password_hash: await hashPassword(password) })
-      .where('workspace_id', '=', person.workspace_id)
-      .where('id', '=', person.id)
-      .execute()
-    io.stdout.write(`Password set for ${email} (${person.id} in ${person.workspace_id}).\n`)
+    const hash = await hashPassword(password)
+    // A new password signs out every dashboard session of the old one, in the same transaction.
+    await handle.db.transaction().execute(async (trx) => {
+      await trx
+        .updateTable('people')
+        .set({ password_hash: hash })
+        .where('workspace_id', '=', person.workspace_id)
+        .where('id', '=', person.id)
+        .execute()
+      await endSessionsOf(trx, {
+        workspaceId: person.workspace_id,
+        personId: person.id,
+        now: new Date(),
+      })
+    })
+    io.stdout.write(
+      `Password set for ${email} (${person.id} in ${person.workspace_id}); their dashboard sessions are ended.\n`,
+    )
     return 0
   } finally {
     await handle.close()

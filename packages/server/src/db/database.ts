@@ -8,6 +8,7 @@ import type { ProjectMembersTable, ProjectsTable } from './tables/project.table.
 import type { ResourceIndexTable } from './tables/resource-index.table.ts'
 import type { TasksTable } from './tables/task.table.ts'
 import type { OAuthArtifactsTable, OAuthClientsTable, TokensTable } from './tables/token.table.ts'
+import type { WebSessionsTable } from './tables/web-session.table.ts'
 import type {
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
@@ -55,6 +56,7 @@ export interface Database {
   webhook_endpoints: WebhookEndpointsTable
   webhook_deliveries: WebhookDeliveriesTable
   webhook_attempts: WebhookAttemptsTable
+  web_sessions: WebSessionsTable
 }
 
 /** The database, or a transaction on it: every query function takes this first. */
