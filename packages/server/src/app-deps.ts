@@ -9,7 +9,7 @@ import {
 } from './http/rate-limit-store.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { CursorCodec } from './lib/cursor.ts'
-import { deriveOAuthKeys, type OAuthKeys } from './lib/derived-keys.ts'
+import { deriveOAuthKeys, deriveWebKeys, type OAuthKeys, type WebKeys } from './lib/derived-keys.ts'
 import { UrlBuilder } from './lib/resource-urls.ts'
 import { SecretBox } from './lib/secret-box.ts'
 
@@ -35,6 +35,8 @@ export interface AppDeps {
   readonly rateLimits: RateLimitStore
   /** Keys of the OAuth authorization server, derived from the service secret. */
   readonly oauthKeys: OAuthKeys
+  /** Keys of the dashboard (its CSRF tokens), derived from the service secret. */
+  readonly webKeys: WebKeys
   readonly writeHooks: WriteHooks
   /** Set while the server drains on shutdown, so /readyz turns away new traffic. */
   readonly lifecycle: { draining: boolean }
@@ -62,6 +64,7 @@ export function createAppDeps(options: {
         ? new DatabaseRateLimitStore(options.db)
         : new MemoryRateLimitStore(),
     oauthKeys: deriveOAuthKeys(options.secret),
+    webKeys: deriveWebKeys(options.secret),
     writeHooks: {},
     lifecycle: { draining: false },
   }

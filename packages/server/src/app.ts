@@ -1,3 +1,4 @@
+import cookie from '@fastify/cookie'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
 import type { AppDeps } from './app-deps.ts'
@@ -29,6 +30,7 @@ import { RESOURCE_METADATA_PATH } from './oauth/oauth-routes.ts'
 import { searchRoutes } from './search/search.routes.ts'
 import { summaryRoutes } from './summaries/summaries.routes.ts'
 import { tokenRoutes } from './tokens/tokens.routes.ts'
+import { webNotFound, webPlugin } from './web/web.plugin.ts'
 import { webhookRoutes } from './webhooks/webhooks.routes.ts'
 
 /** Options of buildApp that differ between the server, tests and benchmarks. */
@@ -67,7 +69,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.addHook('preValidation', async (request) => defaultEmptyBody(request))
   // JSON only: any other body type is a 415 rather than a string that fails validation later.
   app.removeContentTypeParser(['text/plain'])
-  installErrorHandling(app)
+  installErrorHandling(app, webNotFound(deps))
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
     if (request.url.startsWith('/v1/')) reply.header('cache-control', 'no-store')
@@ -83,6 +85,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   })
   installRateLimits(app, { store: deps.rateLimits, config: deps.config, clock: deps.clock })
   await installOpenApi(app, deps.config.publicUrl)
+  // On the root, so that the HTML 404 of an unknown page can read the dashboard's session too.
+  await app.register(cookie)
 
   await app.register(healthRoutes(deps))
   await app.register(workspaceRoutes(deps))
@@ -102,5 +106,6 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(oauthGrantRoutes(deps))
   await app.register(oauthPlugin(deps))
   await app.register(mcpRoutes(deps))
+  await app.register(webPlugin(deps))
   return app
 }

@@ -30,7 +30,21 @@ function assertProblem(
 
 test('unknown routes are a problem+json 404', async () => {
   assertProblem(await client(t.app, token).get('/v2/projects'), 404, 'not_found')
-  assertProblem(await client(t.app).get('/'), 404, 'not_found')
+  assertProblem(await client(t.app).get('/v1'), 404, 'not_found')
+  assertProblem(await client(t.app).get('/v1/nope/x'), 404, 'not_found')
+  // Even a browser gets problem+json on the API's paths.
+  const browser = { accept: 'text/html,*/*' }
+  assertProblem(await client(t.app).get('/v1/nope', browser), 404, 'not_found')
+})
+
+test('a browser gets the dashboard: an HTML 404 for unknown pages, sign-in for the home', async () => {
+  const page = await client(t.app).get('/no/such/page', { accept: 'text/html,*/*' })
+  assert.equal(page.status, 404)
+  assert.match(String(page.headers['content-type']), /^text\/html/)
+  assert.match(String(page.headers['content-security-policy']), /frame-ancestors 'none'/)
+  const home = await client(t.app).get('/')
+  assert.equal(home.status, 303)
+  assert.equal(home.headers.location, '/sign-in')
 })
 
 test('a known path with another method is a 405 with Allow', async () => {
@@ -152,8 +166,11 @@ test('fuzzed requests never produce a 5xx and always answer in problem+json when
           ...(payload !== undefined && method !== 'GET' && method !== 'HEAD' ? { payload } : {}),
         })
         assert.ok(reply.statusCode < 500, `${method} ${p}${q} → ${reply.statusCode} ${reply.body}`)
-        if (reply.statusCode >= 400 && method !== 'HEAD')
+        // Dashboard pages answer in HTML; everything else in problem+json.
+        const page = /^text\/html/.test(String(reply.headers['content-type']))
+        if (reply.statusCode >= 400 && method !== 'HEAD' && !page)
           assert.match(String(reply.headers['content-type']), /application\/problem\+json/)
+        if (page) assert.doesNotMatch(p, /^\/(v1|healthz)(\/|$)/)
       },
     ),
     { numRuns: 300 },

@@ -7,7 +7,8 @@ import { hashSecret, isWellFormedSecret, SECRET_PREFIX } from './secrets.ts'
 /** The credential a request presented. */
 export interface Credential {
   readonly id: string
-  readonly kind: 'api_key' | 'workspace_token' | 'oauth'
+  /** `web_session`: a dashboard page, which reads as its person with every read scope. */
+  readonly kind: 'api_key' | 'workspace_token' | 'oauth' | 'web_session'
   /** The OAuth client acting for the user, when the credential is an OAuth token. */
   readonly clientId: string | null
   readonly scopes: ReadonlySet<Scope>

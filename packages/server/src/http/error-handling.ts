@@ -114,8 +114,17 @@ function isConnectionFailure(error: { code?: string }): boolean {
   )
 }
 
-/** Installs the error handler and the 404/405 handler on the root instance. */
-export function installErrorHandling(app: FastifyInstance): void {
+/** A 404 answered otherwise than in problem+json (the dashboard's page), or null to leave it. */
+export type PageNotFound = (
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => Promise<FastifyReply | null>
+
+/**
+ * Installs the error handler and the 404/405 handler on the root instance. `pageNotFound` may
+ * answer a 404 first (a browser's unknown page); the API's paths stay problem+json.
+ */
+export function installErrorHandling(app: FastifyInstance, pageNotFound?: PageNotFound): void {
   const routes: { methods: string[]; pattern: RegExp }[] = []
   app.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method]
@@ -128,7 +137,7 @@ export function installErrorHandling(app: FastifyInstance): void {
     return sendProblem(request, reply, problem)
   })
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const path = request.url.split('?')[0] ?? '/'
     const allowed = [
       ...new Set(routes.filter((r) => r.pattern.test(path)).flatMap((r) => r.methods)),
@@ -144,6 +153,7 @@ export function installErrorHandling(app: FastifyInstance): void {
         ),
       )
     }
+    if (pageNotFound && (await pageNotFound(request, reply))) return reply
     return sendProblem(
       request,
       reply,
@@ -161,12 +171,18 @@ export function frameworkErrorHandler(
   void sendProblem(request, reply, new ProblemError('invalid_request', safeMessage(error.message)))
 }
 
+// A parameter matches one segment; one with a regex (`:id(^wsp_[0-9a-z]+$)`) only what that allows.
+function paramPattern(segment: string): string {
+  const regex = /^:[^(]*\((.*)\)$/.exec(segment)?.[1]
+  return regex ? `(?:${regex.replace(/^\^/, '').replace(/\$$/, '')})` : '[^/]+'
+}
+
 function routePattern(url: string): RegExp {
   const source = url
     .split('/')
     .map((segment) =>
       segment.startsWith(':')
-        ? '[^/]+'
+        ? paramPattern(segment)
         : segment === '*'
           ? '.*'
           : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'),

@@ -36,3 +36,16 @@ export function deriveOAuthKeys(secret: Buffer): OAuthKeys {
     formKey: derive(secret, 'form key'),
   }
 }
+
+/** The dashboard's keys, derived from the service secret like the OAuth ones. */
+export interface WebKeys {
+  /** Key of the HMACs that bind form tokens to a session or to the pre-session cookie. */
+  readonly csrfKey: Buffer
+}
+
+/** Derives the dashboard's keys, so every instance sharing WORKGRAPH_SECRET agrees on them. */
+export function deriveWebKeys(secret: Buffer): WebKeys {
+  return {
+    csrfKey: Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'workgraph web csrf key', 32)),
+  }
+}

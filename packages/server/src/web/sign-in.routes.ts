@@ -1,0 +1,158 @@
+import { createHmac, randomBytes } from 'node:crypto'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { AppDeps } from '../app-deps.ts'
+import { allowSignInAttempt, matchSignIn } from '../oauth/sign-in.ts'
+import { fromOwnPages, sameToken, signInCsrfToken } from './csrf.ts'
+import { forbiddenFormPage } from './message.view.ts'
+import { sendPage } from './page-headers.ts'
+import { safeReturnTo } from './return-to.ts'
+import { signInPage, workspaceChoicePage } from './sign-in.view.ts'
+import type { WebCookies } from './web-cookies.ts'
+import { endSession, startSession } from './web-session.ts'
+
+type Form = Record<string, unknown>
+
+const PAGE = { config: { public: true }, schema: { hide: true } } as const
+const WRONG = 'That email and password do not match an account.'
+const TOO_MANY = 'Too many sign-in attempts. Wait a minute and try again.'
+// A workspace choice proves a password check this recent, in the browser that made it.
+const CHOICE_LIFETIME_MS = 10 * 60 * 1000
+const PRE_SESSION_VALUE = /^[A-Za-z0-9_-]{43}$/
+
+/**
+ * GET and POST /sign-in, POST /sign-in/workspace and POST /sign-out. The people, password hashes
+ * and attempt budgets are the OAuth pages' own (oauth/sign-in.ts): one sign-in, two front doors.
+ */
+export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
+  const key = deps.webKeys.csrfKey
+  return async (app: FastifyInstance) => {
+    app.get('/sign-in', PAGE, async (request, reply) => {
+      const returnTo = safeReturnTo((request.query as Form).return_to)
+      if (request.web) return reply.header('cache-control', 'no-store').redirect(returnTo, 303)
+      return showForm(request, reply, 200, { returnTo })
+    })
+
+    app.post('/sign-in', PAGE, async (request, reply) => {
+      const form = (request.body ?? {}) as Form
+      const returnTo = safeReturnTo(form.return_to)
+      const preSession = preSessionOf(request)
+      if (!preSession || !formIsOurs(request, signInCsrfToken(key, preSession)))
+        return sendPage(reply, 403, forbiddenFormPage(null))
+      const email = text(form.email)
+      const password = text(form.password)
+      const allowed = await allowSignInAttempt(deps.rateLimits, {
+        email,
+        ip: request.ip,
+        perMinute: deps.config.oauthSignInsPerMinute,
+        now: deps.clock.now(),
+      })
+      if (!allowed) {
+        reply.header('retry-after', '60')
+        return showForm(request, reply, 429, { returnTo, email, error: TOO_MANY })
+      }
+      const matches = email && password ? await matchSignIn(deps.db, email, password, null) : []
+      const [only] = matches
+      if (!only) return showForm(request, reply, 401, { returnTo, email, error: WRONG })
+      if (matches.length === 1) return signIn(request, reply, only, returnTo)
+      const issued = String(deps.clock.now().getTime())
+      return sendPage(
+        reply,
+        200,
+        workspaceChoicePage({
+          csrf: signInCsrfToken(key, preSession),
+          returnTo,
+          options: matches.map((match) => ({
+            value: `${match.personId}.${match.workspaceId}.${issued}.${choiceProof(preSession, match, issued)}`,
+            workspaceName: match.workspaceName,
+            role: match.role,
+          })),
+        }),
+      )
+    })
+
+    app.post('/sign-in/workspace', PAGE, async (request, reply) => {
+      const form = (request.body ?? {}) as Form
+      const preSession = preSessionOf(request)
+      if (!preSession || !formIsOurs(request, signInCsrfToken(key, preSession)))
+        return sendPage(reply, 403, forbiddenFormPage(null))
+      // The choice names a person and proves their password was just verified in this browser.
+      const [personId = '', workspaceId = '', issued = '', proof = ''] = text(form.choice).split(
+        '.',
+      )
+      const age = deps.clock.now().getTime() - Number(issued)
+      const fresh = Number.isFinite(age) && age >= 0 && age < CHOICE_LIFETIME_MS
+      const person = { personId, workspaceId }
+      if (!fresh || !sameToken(proof, choiceProof(preSession, person, issued)))
+        return sendPage(reply, 403, forbiddenFormPage(null))
+      return signIn(request, reply, person, safeReturnTo(form.return_to))
+    })
+
+    app.post('/sign-out', PAGE, async (request, reply) => {
+      const web = request.web
+      if (!web) return reply.header('cache-control', 'no-store').redirect('/sign-in', 303)
+      if (!formIsOurs(request, web.csrf)) return sendPage(reply, 403, forbiddenFormPage(web))
+      await endSession(deps.db, request.cookies[cookies.session] ?? '', deps.clock.now())
+      reply.clearCookie(cookies.session, cookies.options)
+      return reply.header('cache-control', 'no-store').redirect('/sign-in', 303)
+    })
+
+    // A new session value at every sign-in, and the one the browser had (if any) is ended, so
+    // an id planted before sign-in is never the one that is signed in (no session fixation).
+    async function signIn(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      person: { personId: string; workspaceId: string },
+      returnTo: string,
+    ) {
+      const now = deps.clock.now()
+      const previous = request.cookies[cookies.session]
+      if (previous) await endSession(deps.db, previous, now)
+      const value = await startSession(deps.db, { ...person, now })
+      reply.setCookie(cookies.session, value, cookies.options)
+      reply.clearCookie(cookies.signIn, cookies.options)
+      return reply.header('cache-control', 'no-store').redirect(returnTo, 303)
+    }
+
+    function showForm(
+      request: FastifyRequest,
+      reply: FastifyReply,
+      status: number,
+      input: { returnTo: string; email?: string; error?: string },
+    ) {
+      let preSession = preSessionOf(request)
+      if (!preSession) {
+        preSession = randomBytes(32).toString('base64url')
+        reply.setCookie(cookies.signIn, preSession, cookies.options)
+      }
+      return sendPage(
+        reply,
+        status,
+        signInPage({ csrf: signInCsrfToken(key, preSession), ...input }),
+      )
+    }
+
+    function preSessionOf(request: FastifyRequest): string | null {
+      const value = request.cookies[cookies.signIn]
+      return value && PRE_SESSION_VALUE.test(value) ? value : null
+    }
+
+    function formIsOurs(request: FastifyRequest, expected: string): boolean {
+      const form = (request.body ?? {}) as Form
+      return fromOwnPages(request, deps.config.publicUrl) && sameToken(form.csrf, expected)
+    }
+
+    function choiceProof(
+      preSession: string,
+      person: { personId: string; workspaceId: string },
+      issued: string,
+    ): string {
+      return createHmac('sha256', key)
+        .update(`choice\n${preSession}\n${person.personId}\n${person.workspaceId}\n${issued}`)
+        .digest('base64url')
+    }
+  }
+}
+
+function text(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}

@@ -1,0 +1,68 @@
+import type { FastifyReply, FastifyRequest } from 'fastify'
+import { type Caller, callerOf } from '../access/caller.ts'
+import { READ_SCOPE_OF_ID_KIND } from '../access/scopes.ts'
+import type { AppDeps } from '../app-deps.ts'
+import { sessionCsrfToken } from './csrf.ts'
+import { signInPath } from './return-to.ts'
+import type { WebCookies } from './web-cookies.ts'
+import { findSession, type WebSession } from './web-session.ts'
+
+/** What every signed-in page has: the session, its caller for reads, and its forms' CSRF token. */
+export interface WebContext {
+  readonly session: WebSession
+  /** Reads as the person with every read scope, through the same visibility as the API. */
+  readonly caller: Caller
+  /** The hidden `csrf` field of every form on the page (csrf.ts). */
+  readonly csrf: string
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The signed-in session of a web page; null when signed out (set by the web plugin). */
+    web: WebContext | null
+  }
+}
+
+// The session reads everything the person may open; writes on pages will check their own scopes.
+const READ_SCOPES = new Set(Object.values(READ_SCOPE_OF_ID_KIND))
+
+/**
+ * The session the request's cookie names and the caller it reads as, or null. The principal comes
+ * from the same cache as a token's, keyed by the workspace's ACL epoch read in this request.
+ */
+export async function loadWebContext(
+  deps: AppDeps,
+  cookies: WebCookies,
+  request: FastifyRequest,
+): Promise<WebContext | null> {
+  const value = request.cookies[cookies.session]
+  if (!value) return null
+  const now = deps.clock.now()
+  const session = await findSession(deps.db, value, now)
+  if (!session) return null
+  const actor = {
+    workspaceId: session.workspaceId,
+    actorId: session.personId,
+    actorKind: 'person' as const,
+    role: session.role,
+  }
+  const principal = await deps.principals.get(deps.db, actor, session.aclEpoch)
+  const caller = callerOf(principal, {
+    // Not the hash itself: audit entries may show this id, and it must not name the row.
+    id: `web_session:${session.idHash.subarray(0, 8).toString('hex')}`,
+    kind: 'web_session',
+    clientId: null,
+    scopes: READ_SCOPES,
+    grantIds: [],
+  })
+  return { session, caller, csrf: sessionCsrfToken(deps.webKeys.csrfKey, session.idHash) }
+}
+
+/**
+ * preHandler of every signed-in page: a signed-out visitor (or an ended or expired session) is
+ * sent to sign in, and comes back to this page afterwards.
+ */
+export async function requireSignIn(request: FastifyRequest, reply: FastifyReply) {
+  if (request.web) return
+  return reply.header('cache-control', 'no-store').redirect(signInPath(request.url), 303)
+}

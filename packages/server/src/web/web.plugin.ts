@@ -1,0 +1,54 @@
+import formBody from '@fastify/formbody'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import type { AppDeps } from '../app-deps.ts'
+import { toProblem } from '../http/error-handling.ts'
+import { assetRoutes } from './assets.routes.ts'
+import { badRequestPage, notFoundPage } from './message.view.ts'
+import { sendPage } from './page-headers.ts'
+import { resourcePageRoutes } from './resource-pages.routes.ts'
+import { signInRoutes } from './sign-in.routes.ts'
+import { loadWebContext } from './web-context.ts'
+import { webCookies } from './web-cookies.ts'
+
+// Paths of the API and the protocols beside it: their unknown paths keep problem+json 404s.
+const API_PATHS = /^\/(v1|mcp|oauth|\.well-known|healthz|readyz)(\/|$|\?)/
+
+/**
+ * The dashboard: sign-in and the resource pages at the root of PUBLIC_URL, beside the API.
+ * Requires @fastify/cookie on the root instance (app.ts), so the 404 page can read the session.
+ */
+export function webPlugin(deps: AppDeps) {
+  const cookies = webCookies(deps.config.publicUrl)
+  return async (app: FastifyInstance) => {
+    await app.register(formBody, { bodyLimit: 16 * 1024 })
+    app.decorateRequest('web', null)
+    app.addHook('onRequest', async (request) => {
+      request.web = await loadWebContext(deps, cookies, request)
+    })
+    // Pages answer bad input with a page; only a failure of ours goes on to the app's handler.
+    app.setErrorHandler(async (error, request, reply) => {
+      const problem = toProblem(error)
+      if (problem.status >= 500) throw error
+      return sendPage(reply, problem.status, badRequestPage(request.web))
+    })
+    await app.register(assetRoutes())
+    await app.register(signInRoutes(deps, cookies))
+    await app.register(resourcePageRoutes(deps))
+  }
+}
+
+/**
+ * The HTML 404 of a browser's GET on a path that is not the API's, or null to leave the request to
+ * the API's problem+json 404. The page is the one hidden ids get.
+ */
+export function webNotFound(deps: AppDeps) {
+  const cookies = webCookies(deps.config.publicUrl)
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | null> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return null
+    if (API_PATHS.test(request.url)) return null
+    // Browsers ask for text/html when they navigate; API clients (curl's */*) keep problem+json.
+    if (!(request.headers.accept ?? '').includes('text/html')) return null
+    const web = await loadWebContext(deps, cookies, request).catch(() => null)
+    return sendPage(reply, 404, notFoundPage(web))
+  }
+}

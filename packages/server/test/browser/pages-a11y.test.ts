@@ -1,0 +1,107 @@
+import assert from 'node:assert/strict'
+import { mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { after, before, test } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import { DEMO_PASSWORD, demoBundle } from '../../src/bundle/demo/demo-bundle.ts'
+import type { ImportResult } from '../../src/bundle/import-bundle.ts'
+import {
+  type ListeningApp,
+  launchChromium,
+  newContext,
+  seriousViolations,
+  signIn,
+  startListeningApp,
+} from '../harness/browser-app.ts'
+import { importOk } from '../harness/bundles.ts'
+
+// The main pages on the demo workspace, checked by axe-core (no serious or critical violation).
+// With WORKGRAPH_SCREENSHOTS=1 the same walk saves the screenshots of docs/dashboard.md.
+
+const SHOTS = process.env.WORKGRAPH_SCREENSHOTS
+  ? resolve(import.meta.dirname, '../../../../docs/dashboard')
+  : null
+let t: ListeningApp
+let browser: Browser
+let ws: ImportResult
+
+before(async () => {
+  t = await startListeningApp()
+  ws = await importOk(t.db.db, demoBundle({ today: '2026-11-23' }))
+  browser = await launchChromium()
+  if (SHOTS) mkdirSync(SHOTS, { recursive: true })
+})
+after(async () => {
+  await browser?.close()
+  await t?.close()
+})
+
+async function check(page: Page, name: string) {
+  assert.deepEqual(await seriousViolations(page), [], `${name}: ${page.url()}`)
+  assert.equal(await page.locator('h1').count(), 1, `${name} has one h1`)
+  assert.equal(await page.locator('main').count(), 1, `${name} has one main`)
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) })
+}
+
+test('sign-in, home, project, task, OKR and person pages pass axe', async () => {
+  const context = await newContext(browser, { bypassCSP: true })
+  const page = await context.newPage()
+  await page.goto(`${t.origin}/`)
+  await check(page, 'sign-in')
+  await signIn(page, 'ada@orbit.example', DEMO_PASSWORD)
+  await check(page, 'home')
+
+  await page.goto(`${t.origin}/${ws.workspace_id}/project/${ws.ids.mobile4}`)
+  await check(page, 'project')
+  assert.equal(await page.getByRole('heading', { name: 'Tasks by status' }).count(), 1)
+  const shown = await t.db.db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_id', '=', ws.ids.mobile4 as string)
+    .executeTakeFirstOrThrow()
+  assert.equal(await page.locator('.column a').count(), Number(shown.n), 'every task links')
+
+  await page.locator('.column a').first().click()
+  await page.waitForURL(/\/task\//)
+  await check(page, 'task')
+
+  const okr = await t.db.db
+    .selectFrom('objectives')
+    .select('id')
+    .where('workspace_id', '=', ws.workspace_id)
+    .orderBy('id')
+    .executeTakeFirstOrThrow()
+  await page.goto(`${t.origin}/${ws.workspace_id}/okr/${okr.id}`)
+  await check(page, 'okr')
+
+  await page.goto(`${t.origin}/${ws.workspace_id}/person/${ws.ids.ada}`)
+  await check(page, 'person')
+  await context.close()
+})
+
+test('a comment and a key result open the page they sit on, at their anchor', async () => {
+  const context = await newContext(browser)
+  const page = await context.newPage()
+  await page.goto(`${t.origin}/`)
+  await signIn(page, 'ada@orbit.example', DEMO_PASSWORD)
+  const comment = await t.db.db
+    .selectFrom('comments')
+    .select(['id', 'resource_id'])
+    .where('workspace_id', '=', ws.workspace_id)
+    .where('resource_id', 'like', 'tsk_%')
+    .executeTakeFirstOrThrow()
+  await page.goto(`${t.origin}/${ws.workspace_id}/comment/${comment.id}`)
+  assert.equal(
+    page.url(),
+    `${t.origin}/${ws.workspace_id}/task/${comment.resource_id}#${comment.id}`,
+  )
+  assert.equal(await page.locator(`article#${comment.id}`).count(), 1)
+  const kr = await t.db.db
+    .selectFrom('key_results')
+    .select(['id', 'objective_id'])
+    .where('workspace_id', '=', ws.workspace_id)
+    .executeTakeFirstOrThrow()
+  await page.goto(`${t.origin}/${ws.workspace_id}/key_result/${kr.id}`)
+  assert.equal(page.url(), `${t.origin}/${ws.workspace_id}/okr/${kr.objective_id}#${kr.id}`)
+  await context.close()
+})
