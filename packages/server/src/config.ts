@@ -11,7 +11,7 @@ export interface Config {
   readonly dataDir: string
   /** This API's own base URL (`{base_url}` of the interface document). */
   readonly publicUrl: string
-  /** The product's base URL, used in every `url` field. */
+  /** The base URL of resource pages, used in every `url` field; PUBLIC_URL unless set. */
   readonly appUrl: string
   readonly logLevel: string
   readonly bodyLimitBytes: number
@@ -72,9 +72,9 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     env: 'APP_URL',
-    default: 'https://app.workgraph.example',
+    default: '`PUBLIC_URL`',
     description:
-      "The product's base URL; every record's `url` is `APP_URL/{workspace_id}/{type}/{id}`.",
+      "The base URL of the pages every record's `url` opens (`APP_URL/{workspace_id}/{type}/{id}`); by default this service's own dashboard (docs/dashboard.md).",
   },
   {
     env: 'WORKGRAPH_SECRET',
@@ -166,7 +166,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       flags.data === undefined ? nonEmpty(flags.databaseUrl ?? env.DATABASE_URL) : undefined,
     dataDir: resolve(flags.data ?? env.WORKGRAPH_DATA ?? '.workgraph'),
     publicUrl,
-    appUrl: url('APP_URL', env.APP_URL ?? 'https://app.workgraph.example'),
+    // The dashboard serves every resource's page, so by default `url` fields lead to it.
+    appUrl: url('APP_URL', env.APP_URL ?? publicUrl),
     logLevel: logLevel(env.LOG_LEVEL ?? 'info'),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES ?? '1048576', 1024, 64 << 20),
     readRateLimitPerMinute: integer(

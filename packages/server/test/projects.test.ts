@@ -61,10 +61,7 @@ test('a project record has the documented fields and only visible people', async
     'visibility',
   ])
   assert.equal(project.type, 'project')
-  assert.equal(
-    project.url,
-    `https://app.workgraph.example/${ws.workspace_id}/project/${ws.ids.open}`,
-  )
+  assert.equal(project.url, `${t.deps.config.appUrl}/${ws.workspace_id}/project/${ws.ids.open}`)
   assert.equal(project.api_url, `http://127.0.0.1:8080/v1/resources/${ws.ids.open}/summary`)
   assert.deepEqual(project.member_ids, [ws.ids.gus])
   // The owner is not a member of the open project: a guest cannot see her.

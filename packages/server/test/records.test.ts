@@ -130,7 +130,7 @@ test('links name only neighbours of types the token may read', async () => {
     id: ws.ids.secret,
     type: 'project',
     title: 'Secret project',
-    url: `https://app.workgraph.example/${ws.workspace_id}/project/${ws.ids.secret}`,
+    url: `${t.deps.config.appUrl}/${ws.workspace_id}/project/${ws.ids.secret}`,
     api_url: `http://127.0.0.1:8080/v1/resources/${ws.ids.secret}/summary`,
   })
 })

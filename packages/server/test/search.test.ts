@@ -120,7 +120,7 @@ test('titles rank above bodies; among equals the most recently updated comes fir
   assert.equal(reply.json.results[0].api_url, undefined)
   assert.equal(
     reply.json.results[0].url,
-    `https://app.workgraph.example/${ws.workspace_id}/task/${ws.ids['h-new']}`,
+    `${t.deps.config.appUrl}/${ws.workspace_id}/task/${ws.ids['h-new']}`,
   )
   const body = reply.json.results[3]
   assert.deepEqual(body.citation, { field: 'description' }, 'the quote would repeat the snippet')

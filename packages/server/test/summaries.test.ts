@@ -115,7 +115,7 @@ test('every kind of resource has a valid summary at the default budget, whole', 
     const reply = await summary('alice-key', id)
     const body = assertWellFormed(reply)
     assert.equal(body.id, id)
-    assert.match(body.url ?? '', /^https:\/\/app\.workgraph\.example\//)
+    assert.ok(body.url?.startsWith(`${t.deps.config.appUrl}/`), body.url)
     assert.equal(body.as_of, '2026-11-22T12:00:00.000Z')
     assert.equal(body.truncated, false, reply.body)
     assert.ok(body.text.length > 0)
@@ -177,7 +177,7 @@ test('a task summary says status, due date, assignee, project, latest comment an
     id: ws.ids.bob,
     type: 'person',
     title: 'Bob Member',
-    url: `https://app.workgraph.example/${ws.workspace_id}/person/${ws.ids.bob}`,
+    url: `${t.deps.config.appUrl}/${ws.workspace_id}/person/${ws.ids.bob}`,
   })
   assert.deepEqual(
     links.map((l) => [l.rel, sources[l.source - 1]?.id]),

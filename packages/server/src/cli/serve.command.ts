@@ -46,13 +46,17 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     const demo = values.demo ? await prepareDemo(handle.db, deps.clock.now()) : undefined
     await app.listen({ port: config.port, host: config.host })
     const base = config.publicUrl
-    const lines = [``, `Workgraph is listening on ${base} (${describeDatabase(config)}).`]
+    const lines = [
+      ``,
+      `Workgraph is listening on ${base} (${describeDatabase(config)}).`,
+      `Dashboard: ${base}/ (sign in with an email and password; workgraph user set-password sets one).`,
+    ]
     if (demo) {
       lines.push(
         ``,
         `Demo workspace "${demo.workspaceName}" (${demo.workspaceId})${demo.imported ? ', imported just now' : ''}.`,
+        `Sign-in for the dashboard and OAuth apps: ${demo.personEmail} / ${demo.password}`,
         `API key of ${demo.personName}, owner (a new key is made at every start): ${demo.apiKey}`,
-        `Sign-in for OAuth apps: ${demo.personEmail} / ${demo.password}`,
         ...(demo.oauthClient
           ? [
               `Sample OAuth app (public, PKCE): client_id ${demo.oauthClient.id}, redirect ${demo.oauthClient.redirectUri} (docs/oauth.md)`,
