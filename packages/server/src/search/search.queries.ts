@@ -6,7 +6,7 @@ import type { CursorPosition } from '../lib/cursor.ts'
 import type { ParsedQuestion, QueryTerm } from './question-parser.ts'
 import type { SearchType } from './search.schemas.ts'
 import { activityFilter, indexFilter, type ResolvedFilters } from './search-filters.ts'
-import { combined, termQuery, textQuery } from './search-query.ts'
+import { combined, termQuery, textQuery, titleOnly } from './search-query.ts'
 import { editDistance, editsAllowed } from './typo-distance.ts'
 
 /**
@@ -142,18 +142,23 @@ export async function searchIndex(
     // words, and each window repeats the visibility join (about 6 ms each for a guest).
     ...(actAll ? [newestActs(sql`a.tsv @@ ${actAll}`)] : []),
   ]
-  // Per term: does the item's text cover it, does its title? A near miss of a title covers both.
-  const covers = (tsv: ReturnType<typeof sql>) =>
+  // Per term: does the item's text cover it, does its title (its weight-A words; never an
+  // activity entry's)? A near miss of a title covers both.
+  const covers = (where: 'text' | 'title') =>
     terms.length === 0
       ? sql`0`
       : sql.join(
-          terms.map((term) => sql`(${tsv} @@ ${termQuery(term)}${nearOf(term, tsv)})::int`),
+          terms.map((term) =>
+            where === 'text'
+              ? sql`(tsv @@ ${termQuery(term)}${nearOf(term)})::int`
+              : sql`(type <> 'activity' and (tsv @@ ${titleOnly(termQuery(term))}${nearOf(term)}))::int`,
+          ),
           sql` + `,
         )
   const n = Math.max(terms.length, 1)
   const rank = any
-    ? sql`(${covers(sql`tsv`)})
-          + 0.45 * (${covers(sql`ttsv`)}) / ${n}::real
+    ? sql`(${covers('text')})
+          + 0.45 * (${covers('title')}) / ${n}::real
           + 0.25 * (${titleIs(exact)})::int
           + 0.25 * ts_rank(tsv, ${any}, 32)`
     : sql`0`
@@ -169,13 +174,14 @@ export async function searchIndex(
       select distinct on (id) * from (${sql.join(actSets, sql` union all `)}) w
     ),
     candidates as (
-      select *, ts_filter(tsv, '{a}') as ttsv from matches
+      select * from matches
       union all
-      select *, ''::tsvector from acts
+      select * from acts
     ),
     ranked as (
       select id, type, title, body, project_id, updated_at, subject_title, subject_crumb,
-             (${rank})::real as rank, ${nearAny ? sql`ttsv @@ ${nearAny}` : sql`false`} as title_near
+             (${rank})::real as rank,
+             ${nearAny ? sql`type <> 'activity' and tsv @@ ${nearAny}` : sql`false`} as title_near
       from candidates
     ),
     page as (
@@ -254,9 +260,9 @@ function nearQuery(words: readonly string[]): RawBuilder<string> | null {
 }
 
 // Whether a candidate's title nearly spells a misspelled term (never an activity entry's).
-function nearOf(term: SearchTerm, tsv: RawBuilder<unknown>): RawBuilder<unknown> {
+function nearOf(term: SearchTerm): RawBuilder<unknown> {
   const near = nearQuery(term.near)
-  return near ? sql` or (type <> 'activity' and ${tsv} @@ ${near})` : sql``
+  return near ? sql` or (type <> 'activity' and tsv @@ ${near})` : sql``
 }
 
 /**
