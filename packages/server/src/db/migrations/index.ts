@@ -10,6 +10,7 @@ import * as credentialBindings from './0008-credential-bindings.ts'
 import * as trigram from './0009-trigram.ts'
 import * as auditTransport from './0010-audit-transport.ts'
 import * as titleWords from './0011-title-words.ts'
+import * as auditWeb from './0012-audit-web.ts'
 
 /** Every migration, in order. Names sort; a migration is never edited once it has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -24,4 +25,5 @@ export const migrations: Record<string, Migration> = {
   '0009-trigram': trigram,
   '0010-audit-transport': auditTransport,
   '0011-title-words': titleWords,
+  '0012-audit-web': auditWeb,
 }
