@@ -42,14 +42,18 @@ test('summaries cite and link only what the caller may open, count only that, an
   )
 })
 
-/** The same workspace plus content that `who` cannot open: a private project of someone else's. */
+/**
+ * The same workspace plus content that `who` cannot open: a private project of someone else's.
+ * Its name also has words a typo of the vocabulary nearly spells (`srocket` for `sprocket`), so
+ * typo tolerance meets title words that only hidden items have.
+ */
 function withHiddenExtras(bundle: Bundle, who: string, words: number[]): Bundle {
   const other = bundle.people.find((p) => p.key !== who)?.key as string
   const text = words.map((i) => VOCABULARY[i % VOCABULARY.length]).join(' ')
   const extra = structuredClone(bundle)
   extra.projects?.push({
     key: 'x-p',
-    name: `Hidden ${text}`,
+    name: `Hidden ${text} sprockets marrows tundras`,
     description: text,
     status: 'active',
     visibility: 'private',

@@ -98,6 +98,21 @@ export async function syncResourceIndex(
     join resource_index t on t.workspace_id = c.workspace_id and t.id = c.resource_id
     where c.workspace_id = ${workspaceId} ${comments}
     ${UPSERT}`.execute(db)
+  await addTitleWords(db, workspaceId, scope)
+}
+
+/**
+ * Adds the new words of the titles in scope to the vocabulary typo tolerance reads (docs/api.md,
+ * "Search"). Words are never removed: one no visible title has any more matches nothing.
+ */
+async function addTitleWords(db: Db, workspaceId: string, scope: IndexScope): Promise<void> {
+  await sql`insert into title_words (workspace_id, word)
+    select distinct ${workspaceId}, w.word
+    from resource_index r, unnest(tsvector_to_array(to_tsvector('simple', r.title))) as w(word)
+    where r.workspace_id = ${workspaceId} ${only('r.id', scope)} and length(w.word) >= 4
+      and not exists (select from title_words t where t.workspace_id = ${workspaceId} and t.word = w.word)`.execute(
+    db,
+  )
 }
 
 /** Recompiles a project, everything in it, and the comments on all of those. */

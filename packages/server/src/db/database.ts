@@ -5,7 +5,7 @@ import type { CanvasesTable, CanvasLinksTable, CanvasSharesTable } from './table
 import type { CommentsTable } from './tables/comment.table.ts'
 import type { CheckinsTable, KeyResultsTable, ObjectivesTable } from './tables/okr.table.ts'
 import type { ProjectMembersTable, ProjectsTable } from './tables/project.table.ts'
-import type { ResourceIndexTable } from './tables/resource-index.table.ts'
+import type { ResourceIndexTable, TitleWordsTable } from './tables/resource-index.table.ts'
 import type { TasksTable } from './tables/task.table.ts'
 import type { OAuthArtifactsTable, OAuthClientsTable, TokensTable } from './tables/token.table.ts'
 import type { WebSessionsTable } from './tables/web-session.table.ts'
@@ -46,6 +46,7 @@ export interface Database {
   comments: CommentsTable
   activity: ActivityTable
   resource_index: ResourceIndexTable
+  title_words: TitleWordsTable
   tokens: TokensTable
   oauth_clients: OAuthClientsTable
   oauth_artifacts: OAuthArtifactsTable

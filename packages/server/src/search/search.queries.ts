@@ -6,7 +6,8 @@ import type { CursorPosition } from '../lib/cursor.ts'
 import type { ParsedQuestion, QueryTerm } from './question-parser.ts'
 import type { SearchType } from './search.schemas.ts'
 import { activityFilter, indexFilter, type ResolvedFilters } from './search-filters.ts'
-import { combined, termQuery, textQuery } from './search-query.ts'
+import { combined, termQuery, textQuery, titleOnly } from './search-query.ts'
+import { editDistance, editsAllowed } from './typo-distance.ts'
 
 /**
  * How many of the most recently updated matches each candidate set holds (those with every word,
@@ -87,40 +88,35 @@ export async function searchIndex(
         and ${required('r')} and ${indexFilter(input.filters, ws, 'r')} and ${visibility.rowInBulk('r')}`
   const terms = await nearMissesOfUnmatched(
     db,
+    ws,
     input.question.terms,
     indexed.length > 0 ? indexBase : null,
   )
   const any = combined(terms, 'or')
   const all = terms.length > 1 ? combined(terms, 'and') : null
-  const fuzzy = terms.flatMap((term) => (term.fuzzy ? [term.fuzzy] : []))
-  // Each window carries what ranking reads, so its rows are not fetched a second time by id.
+  const nearAny = nearQuery(terms.flatMap((term) => term.near))
+  // A window holds only its rows' addresses (ctid, fixed within the statement's snapshot): sorting
+  // and deduplicating them is cheap, and each candidate is then read once by address, without an
+  // index lookup. Windows that carried whole rows sorted ~800-byte vectors: a question at
+  // 1,000,000 items spent a fifth of its time there.
   const newestIndex = (
     condition: ReturnType<typeof sql>,
     size = window,
-  ) => sql`(select r.id, r.type, r.title,
-          r.body, r.project_id, r.updated_at, r.tsv,
-          null::text as subject_title, null::text as subject_crumb
+  ) => sql`(select r.ctid as row_ctid
         from resource_index r
         where ${indexBase} and ${condition}
         order by r.updated_at desc, r.id desc limit ${size})`
-  const titleNear = (alias: string) =>
-    fuzzy.length === 0
-      ? sql`false`
-      : sql`(${sql.join(
-          fuzzy.map((word) => sql`${word} <% ${sql.ref(`${alias}.title`)}`),
-          sql` or `,
-        )})`
   // With several terms, each term's own newest matches too: an item covering two rare words is
   // then a candidate however many newer items have a common one.
   const perTerm = (newest: (c: ReturnType<typeof sql>) => ReturnType<typeof sql>, tsv: string) =>
     terms.length > 1 ? terms.map((term) => newest(sql`${sql.ref(tsv)} @@ ${termQuery(term)}`)) : []
+  // With several terms the any-word window is left out: each of its items is among the newest of
+  // a word it has, so the per-word windows hold it already (4 ms of a question at 1,000,000 items).
   const indexSets = [
-    ...(any ? [newestIndex(sql`r.tsv @@ ${any}`)] : [newestIndex(sql`true`)]),
+    ...(terms.length > 1 ? [] : [newestIndex(any ? sql`r.tsv @@ ${any}` : sql`true`)]),
     ...(all ? [newestIndex(sql`r.tsv @@ ${all}`)] : []),
     ...perTerm((c) => newestIndex(c, termWindow), 'r.tsv'),
-    ...(any && fuzzy.length > 0
-      ? [newestIndex(sql`${titleNear('r')} and not (r.tsv @@ ${any})`)]
-      : []),
+    ...(any && nearAny ? [newestIndex(sql`r.tsv @@ ${nearAny} and not (r.tsv @@ ${any})`)] : []),
   ]
   const actBase = sql`${withActivity} and a.workspace_id = ${ws} and ${required('a')}
         and ${activityFilter(input.filters, 'a')} and ${visibility.activity('a', 's', 'bulk')}`
@@ -146,40 +142,46 @@ export async function searchIndex(
     // words, and each window repeats the visibility join (about 6 ms each for a guest).
     ...(actAll ? [newestActs(sql`a.tsv @@ ${actAll}`)] : []),
   ]
-  // Per term: does the item's text cover it, does its title? A near miss of a title covers both.
-  const covers = (tsv: ReturnType<typeof sql>) =>
+  // Per term: does the item's text cover it, does its title (its weight-A words; never an
+  // activity entry's)? A near miss of a title covers both.
+  const covers = (where: 'text' | 'title') =>
     terms.length === 0
       ? sql`0`
       : sql.join(
-          terms.map(
-            (term) =>
-              sql`(${tsv} @@ ${termQuery(term)}${term.fuzzy ? sql` or (type <> 'activity' and ${term.fuzzy} <% title)` : sql``})::int`,
+          terms.map((term) =>
+            where === 'text'
+              ? sql`(tsv @@ ${termQuery(term)}${nearOf(term)})::int`
+              : sql`(type <> 'activity' and (tsv @@ ${titleOnly(termQuery(term))}${nearOf(term)}))::int`,
           ),
           sql` + `,
         )
   const n = Math.max(terms.length, 1)
   const rank = any
-    ? sql`(${covers(sql`tsv`)})
-          + 0.45 * (${covers(sql`ttsv`)}) / ${n}::real
-          + 0.25 * (type <> 'activity' and lower(trim(regexp_replace(title, '[^[:alnum:]]+', ' ', 'g'))) = ${exact})::int
+    ? sql`(${covers('text')})
+          + 0.45 * (${covers('title')}) / ${n}::real
+          + 0.25 * (${titleIs(exact)})::int
           + 0.25 * ts_rank(tsv, ${any}, 32)`
     : sql`0`
   const headline = any ?? sql`''::tsquery`
   const result = await sql<SearchRow>`
     with matches as (
-      select distinct on (id) * from (${sql.join(indexSets, sql` union all `)}) w
+      select r.id, r.type, r.title, r.body, r.project_id, r.updated_at, r.tsv,
+        null::text as subject_title, null::text as subject_crumb
+      from (select distinct row_ctid from (${sql.join(indexSets, sql` union all `)}) w) m
+      join resource_index r on r.ctid = m.row_ctid
     ),
     acts as (
       select distinct on (id) * from (${sql.join(actSets, sql` union all `)}) w
     ),
     candidates as (
-      select *, ts_filter(tsv, '{a}') as ttsv from matches
+      select * from matches
       union all
-      select *, ''::tsvector from acts
+      select * from acts
     ),
     ranked as (
       select id, type, title, body, project_id, updated_at, subject_title, subject_crumb,
-             (${rank})::real as rank
+             (${rank})::real as rank,
+             ${nearAny ? sql`type <> 'activity' and tsv @@ ${nearAny}` : sql`false`} as title_near
       from candidates
     ),
     page as (
@@ -218,7 +220,7 @@ export async function searchIndex(
       ts_headline('english', coalesce(nullif(body, ''), title), ${headline},
                   'MaxFragments=1, MaxWords=35, MinWords=12, StartSel="", StopSel=""') as snippet,
       type <> 'activity' and ((to_tsvector('english', title) || to_tsvector('simple', title)) @@ ${headline}
-        or ${titleNear('context')}) as title_matched,
+        or title_near) as title_matched,
       canvas_summary,
       task_due,
       array_remove(array[project_title, coalesce(parent_title, target_crumb, subject_crumb)], null) as path
@@ -228,23 +230,68 @@ export async function searchIndex(
 }
 
 /**
+ * Whether a candidate's title is the query (normalized as `normalizeTitle` does). The regular
+ * expression costs about 5 µs a title, a fifth of ranking 2,000 candidates, so it runs only on
+ * titles that contain the query's longest word, which a title equal to the query must.
+ */
+function titleIs(exact: string): RawBuilder<unknown> {
+  const longest = exact.split(' ').reduce((a, b) => (b.length > a.length ? b : a), '')
+  if (!longest) return sql`false`
+  return sql`(type <> 'activity' and strpos(lower(title), ${longest}) > 0
+    and lower(trim(regexp_replace(title, '[^[:alnum:]]+', ' ', 'g'))) = ${exact})`
+}
+
+/** A term as searched: with the vocabulary's words that its near misses stand for. */
+interface SearchTerm extends QueryTerm {
+  /** Title words a misspelled term nearly spells (empty when the term matches as it is). */
+  near: string[]
+}
+
+/**
+ * Title words as a query that only title text (weight A) matches; null without words. The words
+ * are lexemes of the same `simple` vectors the index holds, so they are cast, not parsed again.
+ */
+function nearQuery(words: readonly string[]): RawBuilder<string> | null {
+  if (words.length === 0) return null
+  const lexemes = [...new Set(words)].map(
+    (word) => `'${word.replace(/\\/g, '\\\\').replace(/'/g, "''")}':A`,
+  )
+  return sql<string>`${lexemes.join(' | ')}::tsquery`
+}
+
+// Whether a candidate's title nearly spells a misspelled term (never an activity entry's).
+function nearOf(term: SearchTerm): RawBuilder<unknown> {
+  const near = nearQuery(term.near)
+  return near ? sql` or (type <> 'activity' and tsv @@ ${near})` : sql``
+}
+
+/**
  * The terms with near misses (typo tolerance, the last word as a prefix) kept only for words that
  * no candidate's text matches as they are (`base` is the candidates' condition: visible,
  * filtered): a typo or a half-typed word rarely matches anything, and a word that does is
  * neither. It also keeps statements fast: the planner has no statistics for a prefix and guesses
  * it common, so a window with one walked every row newest first (70 ms at 100,000 items for a
- * word in no activity entry), and testing titles for near misses of a common word reads
- * thousands of rows. Decided among visible items only, like the windows, so hidden items cannot
- * change it.
+ * word in no activity entry). Decided among visible items only, like the windows, so hidden
+ * items cannot change it.
+ *
+ * A misspelled word's near misses are the vocabulary's words it nearly spells: found by pg_trgm's
+ * word similarity (`<%`, the trigram index), kept when at most one edit away (two for words over
+ * five letters). Comparing it with every title instead read thousands of them at 1,000,000 items
+ * (100 ms), and similarity alone let a typo stand for dozens of words that merely share syllables.
+ * The vocabulary holds hidden items' words too, so every such word is kept, never the first few:
+ * a word only hidden titles have matches nothing the caller sees, and no cap lets it push out one
+ * that would.
  */
 async function nearMissesOfUnmatched(
   db: Db,
+  workspaceId: string,
   terms: readonly QueryTerm[],
   base: RawBuilder<unknown> | null,
-): Promise<QueryTerm[]> {
+): Promise<SearchTerm[]> {
+  const plain = (term: QueryTerm): SearchTerm => ({ ...term, fuzzy: null, prefix: null, near: [] })
   const near = terms.filter((term) => term.fuzzy || term.prefix)
-  if (near.length === 0) return [...terms]
-  if (base === null) return terms.map((term) => ({ ...term, fuzzy: null, prefix: null }))
+  if (near.length === 0) return terms.map((term) => ({ ...term, near: [] }))
+  if (base === null) return terms.map(plain)
   // Without the prefix, so that the words' own statistics pick the GIN index (a guessed-common
   // prefix made this a scan of every row: 149 ms at 100,000 items).
   const found = await sql<{ found: boolean[] }>`select array[${sql.join(
@@ -255,5 +302,21 @@ async function nearMissesOfUnmatched(
     ),
   )}] as found`.execute(db)
   const matched = new Set(near.filter((_, i) => found.rows[0]?.found[i]))
-  return terms.map((term) => (matched.has(term) ? { ...term, fuzzy: null, prefix: null } : term))
+  const misspelled = near.flatMap((term) => (!matched.has(term) && term.fuzzy ? [term.fuzzy] : []))
+  const words = new Map<string, string[]>()
+  if (misspelled.length > 0) {
+    const rows = await sql<{ typo: string; word: string }>`
+      select distinct t.typo, w.word
+      from unnest(${sql.val(misspelled)}::text[]) as t(typo)
+      join title_words w on w.workspace_id = ${workspaceId} and t.typo <% w.word`.execute(db)
+    for (const { typo, word } of rows.rows) {
+      if (editDistance(typo, word, editsAllowed(typo)) <= editsAllowed(typo))
+        words.set(typo, [...(words.get(typo) ?? []), word])
+    }
+  }
+  return terms.map((term) =>
+    matched.has(term)
+      ? plain(term)
+      : { ...term, near: term.fuzzy ? (words.get(term.fuzzy) ?? []).sort() : [] },
+  )
 }

@@ -62,7 +62,9 @@ export async function snapshotFor(
     ])
       add(`${key}${suffix}`, (await api.get(`/v1/resources/${id}${suffix}`)).json)
   }
-  for (const word of VOCABULARY)
+  // Every word, and a typo of each long one (its second letter left out): near misses too.
+  const typos = VOCABULARY.filter((word) => word.length > 5).map((w) => `${w[0]}${w.slice(2)}`)
+  for (const word of [...VOCABULARY, ...typos])
     add(
       `search ${word}`,
       (await api.post('/v1/search', { query: word, limit: 50, max_tokens: 20_000 })).json,

@@ -9,7 +9,9 @@ import * as aclIndexes from './0007-acl-indexes.ts'
 import * as credentialBindings from './0008-credential-bindings.ts'
 import * as trigram from './0009-trigram.ts'
 import * as auditTransport from './0010-audit-transport.ts'
-import * as webSessions from './0011-web-sessions.ts'
+import * as titleWords from './0011-title-words.ts'
+import * as auditWeb from './0012-audit-web.ts'
+import * as webSessions from './0013-web-sessions.ts'
 
 /** Every migration, in order. Names sort; a migration is never edited once it has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -23,5 +25,7 @@ export const migrations: Record<string, Migration> = {
   '0008-credential-bindings': credentialBindings,
   '0009-trigram': trigram,
   '0010-audit-transport': auditTransport,
-  '0011-web-sessions': webSessions,
+  '0011-title-words': titleWords,
+  '0012-audit-web': auditWeb,
+  '0013-web-sessions': webSessions,
 }

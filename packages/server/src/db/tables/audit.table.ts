@@ -20,7 +20,7 @@ export const AUDIT_ACTIONS = [
 ] as const
 
 /** The interfaces a change can come through. */
-export const AUDIT_TRANSPORTS = ['api', 'mcp'] as const
+export const AUDIT_TRANSPORTS = ['api', 'mcp', 'web'] as const
 
 /** One audited action. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

@@ -17,3 +17,9 @@ export interface ResourceIndexTable {
   updated_at: Timestamp
   tsv: Computed<string>
 }
+
+/** `title_words`: the words of the index's titles, which typo tolerance compares a word with. */
+export interface TitleWordsTable {
+  workspace_id: string
+  word: string
+}
