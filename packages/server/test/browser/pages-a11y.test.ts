@@ -43,7 +43,7 @@ async function check(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) })
 }
 
-test('sign-in, home, project, task, OKR and person pages pass axe', async () => {
+test('sign-in, home, project, task, OKR, person, canvas and team pages pass axe', async () => {
   const context = await newContext(browser, { bypassCSP: true })
   const page = await context.newPage()
   await page.goto(`${t.origin}/`)
@@ -76,6 +76,20 @@ test('sign-in, home, project, task, OKR and person pages pass axe', async () => 
 
   await page.goto(`${t.origin}/${ws.workspace_id}/person/${ws.ids.ada}`)
   await check(page, 'person')
+
+  for (const [type, table] of [
+    ['canvas', 'canvases'],
+    ['team', 'teams'],
+  ] as const) {
+    const first = await t.db.db
+      .selectFrom(table)
+      .select('id')
+      .where('workspace_id', '=', ws.workspace_id)
+      .orderBy('id')
+      .executeTakeFirstOrThrow()
+    await page.goto(`${t.origin}/${ws.workspace_id}/${type}/${first.id}`)
+    await check(page, type)
+  }
   await context.close()
 })
 
