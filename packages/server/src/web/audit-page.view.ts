@@ -84,9 +84,16 @@ function timeFilter(
 !${fieldError(problem, `/${name}`, `${name}-error`)}</div>`
 }
 
+// A session's id already names its kind (`web_session:…`); a key's id does not.
+function tokenLabel(entry: AuditEntry): string {
+  const id = entry.token_id ?? ''
+  const kind = entry.token_kind
+  return !kind || id.startsWith(`${kind}:`) ? id : `${kind} ${id}`
+}
+
 function entrySection(entry: AuditEntry): string {
   const token = entry.token_id
-    ? html`<a href="${auditHref({ token_id: entry.token_id })}">${entry.token_kind ?? 'token'} ${entry.token_id}</a>`
+    ? html`<a href="${auditHref({ token_id: entry.token_id })}">${tokenLabel(entry)}</a>`
     : html`—`
   const resource = entry.redacted
     ? html`${entry.resource_type ?? '—'} (withheld: you cannot open it now)`
