@@ -447,6 +447,38 @@ test('replay sends the same event again with a new attempt; the log keeps the ex
   assert.equal(unknown.status, 404)
 })
 
+test('a test event goes to that endpoint only, signed and logged like any delivery', async () => {
+  const endpoint = await register('alice-key', { events: ['task.created'] })
+  const other = await register()
+  const sent = await as('alice-key').post(`/v1/webhooks/${endpoint.id}/test`)
+  assert.equal(sent.status, 202, sent.body)
+  assert.equal(sent.json.event_type, 'webhook.test')
+  await deliverAll()
+  assert.equal(receiver.received.length, 1)
+  const [received] = receiver.received
+  assert.equal(received?.json.type, 'webhook.test')
+  assert.deepEqual(received?.json.data.object, {
+    id: endpoint.id,
+    type: 'webhook',
+    url: receiver.url,
+    test: true,
+  })
+  assert.equal(received?.headers['x-service-signature'], sign(endpoint.secret, received.raw))
+  const [delivery] = await deliveriesOf(endpoint.id)
+  assert.equal(delivery.status, 'succeeded')
+  assert.deepEqual(await deliveriesOf(other.id), [])
+  const audit = await t.db.db
+    .selectFrom('audit_log')
+    .select('action')
+    .where('resource_id', '=', endpoint.id)
+    .orderBy('created_at')
+    .execute()
+  assert.deepEqual(
+    audit.map((row) => row.action),
+    ['webhook.created', 'webhook.test_sent'],
+  )
+})
+
 test('events about what the owner cannot open are never delivered; links are filtered', async () => {
   const alice = await register('alice-key')
   const bob = await register('bob-key')

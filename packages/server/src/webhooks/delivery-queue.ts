@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { sql } from 'kysely'
-import { credentialLive } from '../access/credential-liveness.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
+import { bindingLive } from './endpoint-binding.ts'
 import { disableEndpoint } from './endpoint-health.ts'
 
 /**
@@ -93,10 +93,7 @@ async function claimForEndpoint(
     // Another dispatcher is claiming for this endpoint right now: leave it to that one.
     const locked = await trx
       .selectFrom('webhook_endpoints as e')
-      .select([
-        'e.status',
-        sql<boolean>`${credentialLive('e.credential_id', 'e.workspace_id', now)}`.as('live'),
-      ])
+      .select(['e.status', sql<boolean>`${bindingLive(now)}`.as('live')])
       .where('e.workspace_id', '=', workspaceId)
       .where('e.id', '=', endpointId)
       .forUpdate()

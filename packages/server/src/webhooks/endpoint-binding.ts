@@ -1,3 +1,6 @@
+import { type RawBuilder, type SqlBool, sql } from 'kysely'
+import type { Caller } from '../access/caller.ts'
+import { credentialLive } from '../access/credential-liveness.ts'
 import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
 import { disableEndpoint } from './endpoint-health.ts'
@@ -5,7 +8,20 @@ import { disableEndpoint } from './endpoint-health.ts'
 /*
  * An endpoint is bound to the credential that created it (docs/webhooks.md, "Endpoints end with
  * their credential"): it receives within that credential's scopes, and only while it works.
+ * A dashboard session is not such a credential: it ends when its person signs out, minutes after
+ * the endpoint was made. An endpoint created or re-enabled on the dashboard is bound to its person
+ * instead (`credential_id` = `owner_id`) and lives as long as that person may own it.
  */
+
+/** What an endpoint created or re-enabled by `caller` is bound to (see above). */
+export function bindingOf(caller: Caller): string {
+  return caller.credential.kind === 'web_session' ? caller.principal.actorId : caller.credential.id
+}
+
+/** SQL: the endpoint aliased `e` is bound to its owner, or to a credential that works at `now`. */
+export function bindingLive(now: Date): RawBuilder<SqlBool> {
+  return sql<SqlBool>`(e.credential_id = e.owner_id or ${credentialLive('e.credential_id', 'e.workspace_id', now)})`
+}
 
 /** Moves the endpoints bound to a rotated key to the key that replaces it. */
 export async function moveBoundEndpoints(

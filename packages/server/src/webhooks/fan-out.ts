@@ -1,9 +1,9 @@
 import { type Insertable, sql } from 'kysely'
-import { credentialLive } from '../access/credential-liveness.ts'
 import { visibleAmong } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { WebhookDeliveriesTable } from '../db/tables/webhook.table.ts'
 import { newId } from '../lib/ids.ts'
+import { bindingLive } from './endpoint-binding.ts'
 import { disableEndpoint, skipReason } from './endpoint-health.ts'
 import { ownerAccess, scopeReads } from './endpoint-owner.ts'
 
@@ -35,11 +35,7 @@ export async function fanOutEvents(deps: AppDeps, limit = FAN_OUT_BATCH): Promis
     const endpoints = await trx
       .selectFrom('webhook_endpoints as e')
       .selectAll()
-      .select(
-        sql<boolean>`${credentialLive('e.credential_id', 'e.workspace_id', now)}`.as(
-          'credential_live',
-        ),
-      )
+      .select(sql<boolean>`${bindingLive(now)}`.as('credential_live'))
       .where('e.workspace_id', 'in', [...new Set(events.map((event) => event.workspace_id))])
       .where('e.deleted_at', 'is', null)
       .execute()

@@ -4,6 +4,7 @@ import { ProblemError } from '../http/problem-catalogue.ts'
 import { newId } from '../lib/ids.ts'
 import { ruleBroken } from '../writes/business-rule.ts'
 import { EVENT_TYPES, type WriteContext } from '../writes/write-context.ts'
+import { bindingOf } from './endpoint-binding.ts'
 import { skipWaitingDeliveries } from './endpoint-health.ts'
 import { secretContext } from './endpoint-secrets.ts'
 import { checkEndpointUrl } from './ssrf-guard.ts'
@@ -23,9 +24,9 @@ function checkedUrl(w: WriteContext, url: string): string {
 }
 
 /**
- * Registers an endpoint owned by the caller and bound to the caller's credential: it receives
- * only what that owner may open, within the credential's scopes, while the credential works. The
- * secret is sealed at rest and returned this once.
+ * Registers an endpoint owned by the caller and bound to the caller's credential (to the person,
+ * from the dashboard: `bindingOf`): it receives only what that owner may open, within the
+ * credential's scopes, while the binding works. The secret is sealed at rest and returned once.
  */
 export async function createEndpoint(
   w: WriteContext,
@@ -59,7 +60,7 @@ export async function createEndpoint(
       owner_id: w.principal.actorId,
       owner_kind: w.principal.actorKind,
       owner_scopes: [...credential.scopes],
-      credential_id: credential.id,
+      credential_id: bindingOf(w.caller),
       secret_sealed: w.deps.secrets.seal(secret, secretContext(ws, id)),
       created_at: w.now,
       updated_at: w.now,
@@ -72,7 +73,7 @@ export async function createEndpoint(
 
 /**
  * Changes an endpoint's URL, events, description or status; re-enabling resets its health and
- * binds the endpoint to the credential that re-enables it, with that credential's scopes: the
+ * binds the endpoint to the credential that re-enables it (`bindingOf`), with its scopes: the
  * one it was bound to may have ended (that is one reason an endpoint is disabled).
  */
 export async function updateEndpoint(
@@ -100,7 +101,7 @@ export async function updateEndpoint(
         disabled_reason: null,
         disabled_at: null,
         failing_since: null,
-        credential_id: w.caller.credential.id,
+        credential_id: bindingOf(w.caller),
         owner_scopes: [...w.caller.credential.scopes],
       }),
       ...(disabling && {

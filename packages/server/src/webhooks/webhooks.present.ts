@@ -1,5 +1,6 @@
 import type { Static } from 'typebox'
 import type { EventType } from '../writes/write-context.ts'
+import type { TEST_EVENT_TYPE } from './test-event.ts'
 import type { AttemptRow, DeliveryRow, EndpointRow } from './webhooks.queries.ts'
 import type {
   AttemptDetail,
@@ -57,7 +58,7 @@ export function presentDelivery(
   return {
     id: row.id,
     event_id: row.event_id,
-    event_type: row.event_type as EventType,
+    event_type: row.event_type as EventType | typeof TEST_EVENT_TYPE,
     status: row.status === 'in_flight' ? 'pending' : row.status,
     attempts: attempts.map(summary),
     next_attempt_at: row.next_attempt_at?.toISOString() ?? null,

@@ -11,6 +11,7 @@ import { httpWrite } from '../writes/http-write.ts'
 import type { WriteResult } from '../writes/run-write.ts'
 import type { WriteContext } from '../writes/write-context.ts'
 import { IdempotencyHeaders } from '../writes/write-schemas.ts'
+import { sendTestEvent } from './test-event.ts'
 import {
   createEndpoint,
   deleteEndpoint,
@@ -309,6 +310,32 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             const attempts = await attemptsOf(w.trx, endpoint.workspace_id, [row.id])
             return { status: 202, body: presentDelivery(row, attempts.get(row.id) ?? []) }
           }),
+        ),
+    )
+
+    app.post(
+      '/v1/webhooks/:id/test',
+      {
+        schema: {
+          summary: 'Send a test event to an endpoint',
+          description:
+            'A `webhook.test` event about the endpoint, signed, sent and logged like any delivery.',
+          tags: ['webhooks'],
+          headers: IdempotencyHeaders,
+          params: IdParams,
+          response: { 202: DeliveryRecord },
+        },
+        config: WRITE,
+      },
+      (request, reply) =>
+        httpWrite(
+          deps,
+          request,
+          reply,
+          onEndpoint(request.params.id, async (w, endpoint) => ({
+            status: 202,
+            body: presentDelivery(await sendTestEvent(w, endpoint), []),
+          })),
         ),
     )
 

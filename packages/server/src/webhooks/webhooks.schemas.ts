@@ -2,6 +2,7 @@ import Type from 'typebox'
 import { ENDPOINT_DISABLED_REASONS } from '../db/tables/webhook.table.ts'
 import { Nullable, PagingQuery, Timestamp } from '../http/schemas.ts'
 import { EVENT_TYPES } from '../writes/write-context.ts'
+import { TEST_EVENT_TYPE } from './test-event.ts'
 
 const EventType = Type.Enum([...EVENT_TYPES])
 
@@ -114,7 +115,7 @@ export const AttemptSummary = Type.Object({
 export const DeliveryRecord = Type.Object({
   id: Type.String(),
   event_id: Type.String(),
-  event_type: EventType,
+  event_type: Type.Enum([...EVENT_TYPES, TEST_EVENT_TYPE]),
   status: Type.Enum(['pending', 'succeeded', 'retrying', 'failed', 'skipped']),
   attempts: Type.Array(AttemptSummary),
   next_attempt_at: Nullable(Timestamp),

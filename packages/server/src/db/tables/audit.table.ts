@@ -17,6 +17,7 @@ export const AUDIT_ACTIONS = [
   'webhook.secret_rotated',
   'webhook.delivery_replayed',
   'webhook.recovered',
+  'webhook.test_sent',
 ] as const
 
 /** The interfaces a change can come through. */
