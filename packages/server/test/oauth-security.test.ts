@@ -285,14 +285,14 @@ test('10. a code belongs to its client; a confidential client cannot skip its se
     code: webCode.code,
     verifier: webCode.verifier,
   })
-  assert.equal(noSecret.status, 401)
+  assert.equal(noSecret.status, 401, JSON.stringify(noSecret))
   assert.equal(noSecret.json.error, 'invalid_client')
   const wrongSecret = await exchangeCode(
     t.origin,
     { clientId: web.id, redirectUri: WEB_URI, code: webCode.code, verifier: webCode.verifier },
     { id: web.id, secret: `${web.secret.slice(0, -1)}x` },
   )
-  assert.equal(wrongSecret.json.error, 'invalid_client')
+  assert.equal(wrongSecret.json.error, 'invalid_client', JSON.stringify(wrongSecret))
   const withSecret = await exchangeCode(
     t.origin,
     { clientId: web.id, redirectUri: WEB_URI, code: webCode.code, verifier: webCode.verifier },
