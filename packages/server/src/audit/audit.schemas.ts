@@ -35,7 +35,8 @@ export const AuditRecord = Type.Object({
   ip: Nullable(Type.String()),
   user_agent: Nullable(Type.String()),
   via: Type.Enum([...AUDIT_TRANSPORTS], {
-    description: 'The interface the change came through: the REST API, the MCP server or the dashboard.',
+    description:
+      'The interface the change came through: the REST API, the MCP server or the dashboard.',
   }),
   created_at: Timestamp,
 })
