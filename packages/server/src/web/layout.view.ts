@@ -12,7 +12,10 @@ export interface NavItem {
 }
 
 /** The header's navigation, in order. Add an entry when its page exists, never before. */
-export const NAV_ITEMS: NavItem[] = [{ href: '/', label: 'Home' }]
+export const NAV_ITEMS: NavItem[] = [
+  { href: '/', label: 'Home' },
+  { href: '/settings/api-keys', label: 'API keys' },
+]
 
 /** What the layout wraps: the page's title (also its one h1, written by the page), its body. */
 export interface LayoutInput {

@@ -2,6 +2,7 @@ import formBody from '@fastify/formbody'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppDeps } from '../app-deps.ts'
 import { toProblem } from '../http/error-handling.ts'
+import { apiKeyRoutes } from './api-keys.routes.ts'
 import { assetRoutes } from './assets.routes.ts'
 import { badRequestPage, notFoundPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
@@ -34,6 +35,7 @@ export function webPlugin(deps: AppDeps) {
     await app.register(assetRoutes())
     await app.register(signInRoutes(deps, cookies))
     await app.register(resourcePageRoutes(deps))
+    await app.register(apiKeyRoutes(deps))
   }
 }
 

@@ -1,0 +1,165 @@
+import assert from 'node:assert/strict'
+import { mkdirSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { after, before, test } from 'node:test'
+import type { Browser, Page } from 'playwright-core'
+import type { ImportResult } from '../../src/bundle/import-bundle.ts'
+import {
+  type ListeningApp,
+  launchChromium,
+  newContext,
+  seriousViolations,
+  signIn,
+  startListeningApp,
+} from '../harness/browser-app.ts'
+import { importOk, smallBundle } from '../harness/bundles.ts'
+
+// The credentials pages (API keys, OAuth apps, the workspace's tokens), driven in chromium:
+// every secret they issue is then used against the API. WORKGRAPH_SCREENSHOTS=1 saves their
+// screenshots for docs/dashboard.md.
+
+const PASSWORD = 'a long test passphrase'
+const SHOTS = process.env.WORKGRAPH_SCREENSHOTS
+  ? resolve(import.meta.dirname, '../../../../docs/dashboard')
+  : null
+let t: ListeningApp
+let browser: Browser
+let ws: ImportResult
+
+before(async () => {
+  t = await startListeningApp()
+  const bundle = smallBundle()
+  bundle.people = bundle.people.map((person) => ({ ...person, password: PASSWORD }))
+  ws = await importOk(t.db.db, bundle)
+  browser = await launchChromium()
+  if (SHOTS) mkdirSync(SHOTS, { recursive: true })
+})
+after(async () => {
+  await browser?.close()
+  await t?.close()
+})
+
+/** The status of `GET /v1/workspace` with a bearer token. */
+async function apiStatus(token: string): Promise<number> {
+  const response = await fetch(`${t.origin}/v1/workspace`, {
+    headers: { authorization: `Bearer ${token}` },
+  })
+  await response.body?.cancel()
+  return response.status
+}
+
+async function check(page: Page, name: string) {
+  assert.deepEqual(await seriousViolations(page), [], `${name}: ${page.url()}`)
+  assert.equal(await page.locator('h1').count(), 1, `${name} has one h1`)
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+}
+
+async function signedIn(email: string) {
+  const context = await newContext(browser, { bypassCSP: true })
+  const page = await context.newPage()
+  await page.goto(`${t.origin}/settings/api-keys`)
+  await signIn(page, email, PASSWORD)
+  assert.equal(new URL(page.url()).pathname, '/settings/api-keys')
+  return { context, page }
+}
+
+const auditOf = (action: string) =>
+  t.db.db
+    .selectFrom('audit_log')
+    .selectAll()
+    .where('action', '=', action as never)
+    .orderBy('created_at', 'desc')
+    .execute()
+
+test('a key is created with chosen scopes, shown once, rotated and revoked', async () => {
+  const { context, page } = await signedIn('alice@example.test')
+  await check(page, 'api-keys')
+  // A member is offered every scope but the audit log's.
+  assert.equal(await page.getByLabel(/audit:read/).count(), 0)
+  await page.getByLabel('Name').fill('deploy script')
+  for (const box of await page.locator('input[name=scopes]').all()) await box.uncheck()
+  await page.getByLabel(/^workspace:read/).check()
+  await page.getByLabel(/^task:read/).check()
+  await page.getByRole('button', { name: 'Create key' }).click()
+  await page.waitForURL(/\/settings\/api-keys$/)
+  assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Key created')
+  const secret = (await page.locator('#secret').textContent()) as string
+  assert.match(secret, /^wg_key_/)
+  assert.ok(await page.getByRole('button', { name: 'Copy' }).isVisible(), 'app.js shows Copy')
+  await check(page, 'api-key-created')
+  assert.equal(await apiStatus(secret), 200)
+  const [created] = await auditOf('api_key.created')
+  assert.equal(created?.via, 'web')
+  assert.equal(created?.actor_id, ws.ids.alice)
+  assert.equal(created?.token_kind, 'web_session')
+  const keys = () =>
+    t.db.db.selectFrom('tokens').selectAll().where('name', '=', 'deploy script').execute()
+  assert.deepEqual(
+    (await keys()).map((k) => k.scopes.sort()),
+    [['task:read', 'workspace:read']],
+  )
+
+  // Submitting the same form again (a reload) writes nothing and never shows the secret again.
+  await page.reload()
+  assert.equal(await page.locator('#secret').count(), 0)
+  assert.equal((await keys()).length, 1)
+  await page.goto(`${t.origin}/settings/api-keys`)
+  assert.equal(await page.getByText(secret).count(), 0)
+  assert.equal(await page.getByRole('cell', { name: /^deploy script/ }).count(), 1)
+
+  // Rotate with no overlap: the new secret works, the old one stops at once.
+  await page.getByRole('link', { name: 'Rotate deploy script' }).click()
+  await check(page, 'api-key-rotate')
+  await page.getByLabel('The old key').selectOption('0')
+  await page.getByRole('button', { name: 'Rotate “deploy script”' }).click()
+  assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Key rotated')
+  const rotated = (await page.locator('#secret').textContent()) as string
+  assert.notEqual(rotated, secret)
+  assert.equal(await apiStatus(rotated), 200)
+  assert.equal(await apiStatus(secret), 401)
+
+  // Revoke, through the confirmation: then the key gets 401.
+  await page.goto(`${t.origin}/settings/api-keys`)
+  const active = page.getByRole('row', { name: /deploy script.*active/ })
+  await active.getByRole('link', { name: /^Revoke/ }).click()
+  await check(page, 'api-key-revoke')
+  await page.getByRole('button', { name: /^Revoke the key “deploy script”/ }).click()
+  await page.waitForURL(/\/settings\/api-keys$/)
+  assert.equal(await apiStatus(rotated), 401)
+  const [revoked] = await auditOf('token.revoked')
+  assert.equal(revoked?.via, 'web')
+  await context.close()
+})
+
+test('a forged form asking for scopes beyond the role is refused and creates nothing', async () => {
+  const { context, page } = await signedIn('bob@example.test')
+  const before = await t.db.db.selectFrom('tokens').select('id').execute()
+  // The page's own form, with a checkbox the page never offers a member.
+  await page.getByLabel('Name').fill('too much')
+  await page.locator('ul.checks').evaluate((list) => {
+    list.insertAdjacentHTML(
+      'beforeend',
+      '<li><input type="checkbox" name="scopes" value="audit:read" checked id="x"></li>',
+    )
+  })
+  const [response] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST'),
+    page.getByRole('button', { name: 'Create key' }).click(),
+  ])
+  assert.equal(response.status(), 403)
+  assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Not done')
+  assert.match((await page.locator('main').textContent()) as string, /audit:read/)
+  assert.equal((await t.db.db.selectFrom('tokens').select('id').execute()).length, before.length)
+  // No name, or no scope: a 422 page with the form again, nothing made.
+  await page.goto(`${t.origin}/settings/api-keys`)
+  for (const box of await page.locator('input[name=scopes]').all()) await box.uncheck()
+  await page.getByLabel('Name').fill('nothing')
+  const [empty] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST'),
+    page.getByRole('button', { name: 'Create key' }).click(),
+  ])
+  assert.equal(empty.status(), 422)
+  assert.equal(await page.getByRole('alert').textContent(), 'Choose at least one scope.')
+  assert.equal((await t.db.db.selectFrom('tokens').select('id').execute()).length, before.length)
+  await context.close()
+})
