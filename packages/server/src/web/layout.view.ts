@@ -15,6 +15,7 @@ export interface NavItem {
 export const NAV_ITEMS: NavItem[] = [
   { href: '/', label: 'Home' },
   { href: '/settings/api-keys', label: 'API keys' },
+  { href: '/settings/apps', label: 'OAuth apps' },
 ]
 
 /** What the layout wraps: the page's title (also its one h1, written by the page), its body. */

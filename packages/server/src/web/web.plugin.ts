@@ -5,6 +5,7 @@ import { toProblem } from '../http/error-handling.ts'
 import { apiKeyRoutes } from './api-keys.routes.ts'
 import { assetRoutes } from './assets.routes.ts'
 import { badRequestPage, notFoundPage } from './message.view.ts'
+import { oauthAppRoutes } from './oauth-apps.routes.ts'
 import { sendPage } from './page-headers.ts'
 import { resourcePageRoutes } from './resource-pages.routes.ts'
 import { signInRoutes } from './sign-in.routes.ts'
@@ -36,6 +37,7 @@ export function webPlugin(deps: AppDeps) {
     await app.register(signInRoutes(deps, cookies))
     await app.register(resourcePageRoutes(deps))
     await app.register(apiKeyRoutes(deps))
+    await app.register(oauthAppRoutes(deps))
   }
 }
 

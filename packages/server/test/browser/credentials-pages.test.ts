@@ -13,6 +13,8 @@ import {
   startListeningApp,
 } from '../harness/browser-app.ts'
 import { importOk, smallBundle } from '../harness/bundles.ts'
+import { appTokens } from '../harness/oauth-client-requests.ts'
+import { confidentialApp } from '../harness/oauth-flow.ts'
 
 // The credentials pages (API keys, OAuth apps, the workspace's tokens), driven in chromium:
 // every secret they issue is then used against the API. WORKGRAPH_SCREENSHOTS=1 saves their
@@ -161,5 +163,34 @@ test('a forged form asking for scopes beyond the role is refused and creates not
   assert.equal(empty.status(), 422)
   assert.equal(await page.getByRole('alert').textContent(), 'Choose at least one scope.')
   assert.equal((await t.db.db.selectFrom('tokens').select('id').execute()).length, before.length)
+  await context.close()
+})
+
+test('an app the person authorized is listed and revoked, and its token is refused', async () => {
+  const redirectUri = 'http://127.0.0.1:9/callback'
+  const client = await confidentialApp(t.db.db, redirectUri)
+  const user = { email: 'gus@partner.test', password: PASSWORD }
+  const { tokens } = await appTokens(t.origin, client, {
+    redirectUri,
+    scope: 'workspace:read people:read',
+    user,
+  })
+  const accessToken = tokens.access_token as string
+  assert.equal(await apiStatus(accessToken), 200)
+  const { context, page } = await signedIn(user.email)
+  await page.getByRole('link', { name: 'OAuth apps' }).click()
+  await page.waitForURL(/\/settings\/apps$/)
+  const row = page.getByRole('row', { name: /^Web app/ })
+  assert.match((await row.textContent()) as string, /people:read.*workspace:read/)
+  await check(page, 'oauth-apps')
+  await row.getByRole('link', { name: 'Revoke Web app' }).click()
+  await check(page, 'oauth-app-revoke')
+  await page.getByRole('button', { name: 'Revoke the app “Web app”' }).click()
+  await page.waitForURL(/\/settings\/apps$/)
+  assert.equal(await page.getByRole('row', { name: /^Web app/ }).count(), 0)
+  assert.equal(await apiStatus(accessToken), 401)
+  const [revoked] = await auditOf('oauth_grant.revoked')
+  assert.equal(revoked?.via, 'web')
+  assert.equal(revoked?.actor_id, ws.ids.gus)
   await context.close()
 })
