@@ -2,12 +2,12 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import { html } from 'ghtml'
 import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
-import { createApiKey, revokeToken, rotateApiKey } from '../tokens/tokens.commands.ts'
+import { createApiKey, rotateApiKey } from '../tokens/tokens.commands.ts'
 import { tokenStatus } from '../tokens/tokens.present.ts'
 import { type ListedToken, listTokens } from '../tokens/tokens.queries.ts'
 import { API_KEYS_PATH, apiKeysPage, type KeyFormState, rotateKeyPage } from './api-keys.view.ts'
 import { issuedPage } from './credential-pages.view.ts'
-import { revokeRoutes } from './credential-revoke.routes.ts'
+import { revocableToken, revokeRoutes } from './credential-revoke.routes.ts'
 import { forbiddenFormPage, notFoundPage, refusedPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
 import { sendProblemPage } from './problem-page.ts'
@@ -168,14 +168,7 @@ until <time datetime="${rotated.previousExpiresAt.toISOString()}">${rotated.prev
         list: API_KEYS_PATH,
         async find(db, web, id, now) {
           const key = await ownKey(db, web, id, now)
-          if (!key || key.revoked_at) return null
-          return {
-            label: `the key “${key.name}” (…${key.last4})`,
-            consequence: 'Anything using it is refused at once.',
-            revoke: async (w) => {
-              await revokeToken(w.trx, w.actor, key, w.now)
-            },
-          }
+          return key && !key.revoked_at ? revocableToken(key) : null
         },
       }),
     )

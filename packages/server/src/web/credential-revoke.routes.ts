@@ -2,6 +2,8 @@ import type { FastifyInstance } from 'fastify'
 import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
 import { notFound } from '../http/problem-catalogue.ts'
+import { revokeToken } from '../tokens/tokens.commands.ts'
+import type { TokenRow } from '../tokens/tokens.queries.ts'
 import type { WriteContext } from '../writes/write-context.ts'
 import { confirmPage } from './credential-pages.view.ts'
 import { forbiddenFormPage, notFoundPage } from './message.view.ts'
@@ -23,6 +25,18 @@ export interface Revocable {
   /** What stops working when it goes. */
   readonly consequence: string
   revoke(w: WriteContext): Promise<void>
+}
+
+/** An API key or workspace token as a revocation names it; revoking it is `revokeToken`. */
+export function revocableToken(token: TokenRow): Revocable {
+  const what = token.kind === 'api_key' ? 'key' : 'workspace token'
+  return {
+    label: `the ${what} “${token.name}” (…${token.last4})`,
+    consequence: 'Anything using it is refused at once.',
+    revoke: async (w) => {
+      await revokeToken(w.trx, w.actor, token, w.now)
+    },
+  }
 }
 
 /** Where a list's revocations live and how they find what they revoke. */

@@ -16,6 +16,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/', label: 'Home' },
   { href: '/settings/api-keys', label: 'API keys' },
   { href: '/settings/apps', label: 'OAuth apps' },
+  { href: '/settings/tokens', label: 'Workspace tokens', roles: ['owner', 'admin'] },
 ]
 
 /** What the layout wraps: the page's title (also its one h1, written by the page), its body. */

@@ -11,6 +11,7 @@ import { resourcePageRoutes } from './resource-pages.routes.ts'
 import { signInRoutes } from './sign-in.routes.ts'
 import { loadWebContext } from './web-context.ts'
 import { webCookies } from './web-cookies.ts'
+import { workspaceTokenRoutes } from './workspace-tokens.routes.ts'
 
 // Paths of the API and the protocols beside it: their unknown paths keep problem+json 404s.
 const API_PATHS = /^\/(v1|mcp|oauth|\.well-known|healthz|readyz)(\/|$|\?)/
@@ -38,6 +39,7 @@ export function webPlugin(deps: AppDeps) {
     await app.register(resourcePageRoutes(deps))
     await app.register(apiKeyRoutes(deps))
     await app.register(oauthAppRoutes(deps))
+    await app.register(workspaceTokenRoutes(deps))
   }
 }
 

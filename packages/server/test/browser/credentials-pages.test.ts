@@ -12,7 +12,7 @@ import {
   signIn,
   startListeningApp,
 } from '../harness/browser-app.ts'
-import { importOk, smallBundle } from '../harness/bundles.ts'
+import { importOk, smallBundle, tokenOf } from '../harness/bundles.ts'
 import { appTokens } from '../harness/oauth-client-requests.ts'
 import { confidentialApp } from '../harness/oauth-flow.ts'
 
@@ -192,5 +192,76 @@ test('an app the person authorized is listed and revoked, and its token is refus
   const [revoked] = await auditOf('oauth_grant.revoked')
   assert.equal(revoked?.via, 'web')
   assert.equal(revoked?.actor_id, ws.ids.gus)
+  await context.close()
+})
+
+test('a member gets the 404 page for the workspace tokens page and its revocations', async () => {
+  const { context, page } = await signedIn('alice@example.test')
+  assert.equal(await page.getByRole('link', { name: 'Workspace tokens' }).count(), 0)
+  const unknown = await page.goto(`${t.origin}/settings/nothing-here`)
+  const unknownBody = await unknown?.text()
+  const hidden = await page.goto(`${t.origin}/settings/tokens`)
+  assert.equal(hidden?.status(), 404)
+  assert.equal(await hidden?.text(), unknownBody)
+  // A well-formed revocation of someone else's key, with the page's own CSRF token: a 404 too.
+  await page.goto(`${t.origin}/settings/api-keys`)
+  const csrf = await page.locator('input[name=csrf]').first().inputValue()
+  const bobKey = await t.db.db
+    .selectFrom('tokens')
+    .select('id')
+    .where('person_id', '=', ws.ids.bob as string)
+    .executeTakeFirstOrThrow()
+  for (const list of ['/settings/tokens', '/settings/api-keys']) {
+    const response = await page.request.post(`${t.origin}${list}/${bobKey.id}/revoke`, {
+      form: { csrf },
+      headers: { origin: t.origin },
+    })
+    assert.equal(response.status(), 404)
+  }
+  assert.equal(await apiStatus(tokenOf(ws, 'bob-key')), 200)
+  await context.close()
+})
+
+test("an admin sees every credential, makes a workspace token and revokes another's key", async () => {
+  const { context, page } = await signedIn('adam@example.test')
+  await page.getByRole('link', { name: 'Workspace tokens' }).click()
+  await page.waitForURL(/\/settings\/tokens$/)
+  const bobRow = page.getByRole('row', { name: /^bob-key/ })
+  assert.match((await bobRow.textContent()) as string, /Bob Member/)
+  assert.match(
+    (await page.getByRole('row', { name: /^bot-token/ }).textContent()) as string,
+    /Workspace token\s*Bot/,
+  )
+  await check(page, 'workspace-tokens')
+
+  await page.getByLabel('Name', { exact: true }).fill('ci')
+  await page.getByLabel("New integration's name").fill('CI runner')
+  for (const box of await page.locator('input[name=scopes]').all()) await box.uncheck()
+  await page.getByLabel(/^workspace:read/).check()
+  await page.getByRole('button', { name: 'Create token' }).click()
+  assert.equal(
+    await page.getByRole('heading', { level: 1 }).textContent(),
+    'Workspace token created',
+  )
+  const secret = (await page.locator('#secret').textContent()) as string
+  assert.match(secret, /^wg_wst_/)
+  assert.equal(await apiStatus(secret), 200)
+  const [created] = await auditOf('workspace_token.created')
+  assert.equal(created?.via, 'web')
+  assert.equal(created?.actor_id, ws.ids.adam)
+
+  await page.goto(`${t.origin}/settings/tokens`)
+  assert.match((await page.getByRole('row', { name: /^ci/ }).textContent()) as string, /CI runner/)
+  await page
+    .getByRole('row', { name: /^bob-key/ })
+    .getByRole('link', { name: /^Revoke/ })
+    .click()
+  await page.getByRole('button', { name: /^Revoke the key “bob-key”/ }).click()
+  await page.waitForURL(/\/settings\/tokens$/)
+  assert.equal(await apiStatus(tokenOf(ws, 'bob-key')), 401)
+  assert.match(
+    (await page.getByRole('row', { name: /^bob-key/ }).textContent()) as string,
+    /revoked/,
+  )
   await context.close()
 })
