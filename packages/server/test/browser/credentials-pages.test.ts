@@ -53,7 +53,7 @@ async function apiStatus(token: string): Promise<number> {
 async function check(page: Page, name: string) {
   assert.deepEqual(await seriousViolations(page), [], `${name}: ${page.url()}`)
   assert.equal(await page.locator('h1').count(), 1, `${name} has one h1`)
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`), fullPage: true })
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) })
 }
 
 async function signedIn(email: string) {
