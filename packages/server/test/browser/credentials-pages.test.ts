@@ -120,14 +120,23 @@ test('a key is created with chosen scopes, shown once, rotated and revoked', asy
   assert.equal(await apiStatus(rotated), 200)
   assert.equal(await apiStatus(secret), 401)
 
-  // Revoke, through the confirmation: then the key gets 401.
+  // Rotate with the default overlap (1 day): both keys work, the old one says until when.
   await page.goto(`${t.origin}/settings/api-keys`)
-  const active = page.getByRole('row', { name: /deploy script.*active/ })
+  await page.getByRole('link', { name: 'Rotate deploy script' }).click()
+  await page.getByRole('button', { name: 'Rotate “deploy script”' }).click()
+  const third = (await page.locator('#secret').textContent()) as string
+  assert.equal(await apiStatus(third), 200)
+  assert.equal(await apiStatus(rotated), 200)
+  await page.goto(`${t.origin}/settings/api-keys`)
+  assert.equal(await page.getByRole('row', { name: /^deploy script.*rotating until/ }).count(), 1)
+
+  // Revoke, through the confirmation: then the key gets 401.
+  const active = page.getByRole('row', { name: /^deploy script.*active/ })
   await active.getByRole('link', { name: /^Revoke/ }).click()
   await check(page, 'api-key-revoke')
   await page.getByRole('button', { name: /^Revoke the key “deploy script”/ }).click()
   await page.waitForURL(/\/settings\/api-keys$/)
-  assert.equal(await apiStatus(rotated), 401)
+  assert.equal(await apiStatus(third), 401)
   const [revoked] = await auditOf('token.revoked')
   assert.equal(revoked?.via, 'web')
   await context.close()
