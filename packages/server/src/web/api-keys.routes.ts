@@ -11,6 +11,7 @@ import { revocableToken, revokeRoutes } from './credential-revoke.routes.ts'
 import { forbiddenFormPage, notFoundPage, refusedPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
 import { sendProblemPage } from './problem-page.ts'
+import { when } from './view-parts.ts'
 import { scopesOfRole } from './web-caller.ts'
 import { requireSignIn, type WebContext } from './web-context.ts'
 import { formOf, isOwnForm, newFormKey, webWrite } from './web-write.ts'
@@ -154,7 +155,7 @@ export function apiKeyRoutes(deps: AppDeps) {
           title: 'Key rotated',
           what: rotated
             ? html`<p>The new key “${rotated.row.name}” replaces the old one, which keeps working
-until <time datetime="${rotated.previousExpiresAt.toISOString()}">${rotated.previousExpiresAt.toISOString().slice(0, 16).replace('T', ' ')} UTC</time>.</p>`
+until !${when(rotated.previousExpiresAt.toISOString())}.</p>`
             : '',
           secret,
           back: API_KEYS_PATH,

@@ -1,7 +1,7 @@
 import { html } from 'ghtml'
 import type { Scope } from '../access/scopes.ts'
 import type { ListedToken } from '../tokens/tokens.queries.ts'
-import { scopeChecks, scopeList, statusOf } from './credential-parts.ts'
+import { listTable, revokeLink, scopeChecks, scopeList, statusOf } from './credential-parts.ts'
 import { csrfForm, layout } from './layout.view.ts'
 import { when } from './view-parts.ts'
 import type { WebContext } from './web-context.ts'
@@ -34,8 +34,9 @@ export function apiKeysPage(
 <td>!${when(key.last_used_at?.toISOString())}</td><td>!${statusOf(key, input.now)}</td>
 <td class="actions">!${actions(key, input.now)}</td></tr>`,
   )
+  const headers = ['Name', 'Scopes', 'Created', 'Last used', 'Status', 'Actions']
   const table = rows.length
-    ? html`<table class="list"><caption class="visually-hidden">Your API keys</caption><thead><tr><th scope="col">Name</th><th scope="col">Scopes</th><th scope="col">Created</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead><tbody>!${rows.join('')}</tbody></table>`
+    ? listTable('Your API keys', headers, rows)
     : html`<p class="empty">You have no API key yet.</p>`
   const create = csrfForm(
     API_KEYS_PATH,
@@ -66,8 +67,9 @@ function actions(key: ListedToken, now: Date): string {
   if (key.revoked_at || (key.expires_at && key.expires_at <= now)) return ''
   const rotate = key.expires_at
     ? ''
-    : html`<a href="${API_KEYS_PATH}/${key.id}/rotate">Rotate<span class="visually-hidden"> ${key.name}</span></a>`
-  return html`!${rotate}<a href="${API_KEYS_PATH}/${key.id}/revoke">Revoke<span class="visually-hidden"> ${key.name}</span></a>`
+    : html`<a href="${API_KEYS_PATH}/${key.id}/rotate">Rotate<span class="visually-hidden">
+${key.name}</span></a>`
+  return rotate + revokeLink(`${API_KEYS_PATH}/${key.id}/revoke`, key.name)
 }
 
 /** The rotation form: how long the old key keeps working, as the API's `overlap_seconds`. */
@@ -97,7 +99,8 @@ uses it can switch without downtime.</p>
       `${API_KEYS_PATH}/${key.id}/rotate`,
       web.csrf,
       html`<input type="hidden" name="form_key" value="${formKey}">!${select}
-<button type="submit">Rotate “${key.name}”</button> <a class="button secondary" href="${API_KEYS_PATH}">Cancel</a>`,
+<button type="submit">Rotate “${key.name}”</button>
+<a class="button secondary" href="${API_KEYS_PATH}">Cancel</a>`,
       'class="stack"',
     )}`,
   })

@@ -22,7 +22,9 @@ export function scopeList(scopes: readonly string[]): string {
 export function scopeChecks(allowed: ReadonlySet<Scope>, checked: ReadonlySet<string>): string {
   const boxes = [...allowed].map(
     (scope) =>
-      html`<li><input type="checkbox" id="scope-${scope}" name="scopes" value="${scope}"!${checked.has(scope) ? ' checked' : ''}> <label for="scope-${scope}"><code>${scope}</code> ${SCOPES[scope]}</label></li>`,
+      html`<li><input type="checkbox" id="scope-${scope}" name="scopes" value="${scope}"
+!${checked.has(scope) ? ' checked' : ''}> <label for="scope-${scope}"><code>${scope}</code>
+${SCOPES[scope]}</label></li>`,
   )
   return html`<fieldset><legend>Scopes</legend><ul class="checks">!${boxes.join('')}</ul></fieldset>`
 }
@@ -43,6 +45,19 @@ export function confirmForm(action: string, csrf: string, label: string, back: s
   return csrfForm(
     action,
     csrf,
-    html`<button type="submit" class="danger">${label}</button> <a class="button secondary" href="${back}">Cancel</a>`,
+    html`<button type="submit" class="danger">${label}</button>
+<a class="button secondary" href="${back}">Cancel</a>`,
   )
+}
+
+/** A table of trusted HTML rows under column headers, with a caption for screen readers. */
+export function listTable(caption: string, headers: readonly string[], rows: string[]): string {
+  const head = headers.map((header) => html`<th scope="col">${header}</th>`).join('')
+  return html`<table class="list"><caption class="visually-hidden">${caption}</caption>
+<thead><tr>!${head}</tr></thead><tbody>!${rows.join('')}</tbody></table>`
+}
+
+/** A "Revoke" link whose accessible name says what it revokes. */
+export function revokeLink(href: string, name: string): string {
+  return html`<a href="${href}">Revoke<span class="visually-hidden"> ${name}</span></a>`
 }

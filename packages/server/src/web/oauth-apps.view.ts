@@ -1,6 +1,6 @@
 import { html } from 'ghtml'
 import type { OAuthGrantRow } from '../oauth/oauth-grants.queries.ts'
-import { scopeList } from './credential-parts.ts'
+import { listTable, revokeLink, scopeList } from './credential-parts.ts'
 import { layout } from './layout.view.ts'
 import { when } from './view-parts.ts'
 import type { WebContext } from './web-context.ts'
@@ -13,23 +13,22 @@ export function grantRows(
   grants: OAuthGrantRow[],
   revokeBase: string,
   ownerName?: (grant: OAuthGrantRow) => string,
-): string {
-  return grants
-    .map(
-      (
-        grant,
-      ) => html`<tr><td>${grant.client_name}</td>!${ownerName ? html`<td>${ownerName(grant)}</td>` : ''}
+): string[] {
+  return grants.map(
+    (
+      grant,
+    ) => html`<tr><td>${grant.client_name}</td>!${ownerName ? html`<td>${ownerName(grant)}</td>` : ''}
 <td>!${scopeList(grant.scopes)}</td><td>!${when(grant.created_at.toISOString())}</td>
 <td>!${when(grant.last_used_at?.toISOString())}</td>
-<td><a href="${revokeBase}/${grant.id}/revoke">Revoke<span class="visually-hidden"> ${grant.client_name}</span></a></td></tr>`,
-    )
-    .join('')
+<td>!${revokeLink(`${revokeBase}/${grant.id}/revoke`, grant.client_name)}</td></tr>`,
+  )
 }
 
 /** The apps the person authorized to act for them (their OAuth grants), each revocable. */
 export function oauthAppsPage(web: WebContext, grants: OAuthGrantRow[]): string {
+  const headers = ['App', 'Scopes', 'Authorized', 'Last used', 'Actions']
   const table = grants.length
-    ? html`<table class="list"><caption class="visually-hidden">Apps you authorized</caption><thead><tr><th scope="col">App</th><th scope="col">Scopes</th><th scope="col">Authorized</th><th scope="col">Last used</th><th scope="col">Actions</th></tr></thead><tbody>!${grantRows(grants, OAUTH_APPS_PATH)}</tbody></table>`
+    ? listTable('Apps you authorized', headers, grantRows(grants, OAUTH_APPS_PATH))
     : html`<p class="empty">You have not authorized any app.</p>`
   return layout({
     title: 'OAuth apps',

@@ -123,7 +123,8 @@ export function workspaceTokenRoutes(deps: AppDeps) {
         issuedPage(web, {
           title: 'Workspace token created',
           what: token
-            ? html`<p>The token “${token.name}” acts as its integration with ${token.scopes.length} scopes.</p>`
+            ? html`<p>The token “${token.name}” acts as its integration with
+${token.scopes.length} scopes.</p>`
             : '',
           secret,
           back: TOKENS_PATH,

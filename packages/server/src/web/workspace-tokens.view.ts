@@ -2,7 +2,7 @@ import { html } from 'ghtml'
 import type { Scope } from '../access/scopes.ts'
 import type { OAuthGrantRow } from '../oauth/oauth-grants.queries.ts'
 import type { ListedToken } from '../tokens/tokens.queries.ts'
-import { scopeChecks, scopeList, statusOf } from './credential-parts.ts'
+import { listTable, revokeLink, scopeChecks, scopeList, statusOf } from './credential-parts.ts'
 import { csrfForm, layout } from './layout.view.ts'
 import { grantRows } from './oauth-apps.view.ts'
 import { when } from './view-parts.ts'
@@ -39,13 +39,16 @@ export function workspaceTokensPage(web: WebContext, input: TokensPageInput): st
 <td>${token.kind === 'api_key' ? 'API key' : 'Workspace token'}</td>
 <td>${owner(token.person_id ?? token.integration_id)}</td><td>!${scopeList(token.scopes)}</td>
 <td>!${when(token.last_used_at?.toISOString())}</td><td>!${statusOf(token, input.now)}</td>
-<td>!${token.revoked_at ? '' : html`<a href="${TOKENS_PATH}/${token.id}/revoke">Revoke<span class="visually-hidden"> ${token.name}</span></a>`}</td></tr>`,
+<td>!${token.revoked_at ? '' : revokeLink(`${TOKENS_PATH}/${token.id}/revoke`, token.name)}</td></tr>`,
   )
+  const tokenHeaders = ['Name', 'Type', 'Owner', 'Scopes', 'Last used', 'Status', 'Actions']
   const tokens = rows.length
-    ? html`<table class="list"><caption class="visually-hidden">Keys and tokens</caption><thead><tr><th scope="col">Name</th><th scope="col">Type</th><th scope="col">Owner</th><th scope="col">Scopes</th><th scope="col">Last used</th><th scope="col">Status</th><th scope="col">Actions</th></tr></thead><tbody>!${rows.join('')}</tbody></table>`
+    ? listTable('Keys and tokens', tokenHeaders, rows)
     : html`<p class="empty">No key or token yet.</p>`
-  const grants = input.grants.length
-    ? html`<table class="list"><caption class="visually-hidden">Authorized apps</caption><thead><tr><th scope="col">App</th><th scope="col">Person</th><th scope="col">Scopes</th><th scope="col">Authorized</th><th scope="col">Last used</th><th scope="col">Actions</th></tr></thead><tbody>!${grantRows(input.grants, TOKENS_PATH, (grant) => owner(grant.person_id))}</tbody></table>`
+  const grantHeaders = ['App', 'Person', 'Scopes', 'Authorized', 'Last used', 'Actions']
+  const grantList = grantRows(input.grants, TOKENS_PATH, (grant) => owner(grant.person_id))
+  const grants = grantList.length
+    ? listTable('Authorized apps', grantHeaders, grantList)
     : html`<p class="empty">No app is authorized.</p>`
   return layout({
     title: 'Workspace tokens',
@@ -77,7 +80,8 @@ function createForm(web: WebContext, input: TokensPageInput): string {
 <label for="token-name">Name</label>
 <input type="text" id="token-name" name="name" required maxlength="200" value="${form.name ?? ''}">
 <label for="integration">Integration</label>
-<select id="integration" name="integration"><option value="new">A new integration</option>!${options.join('')}</select>
+<select id="integration" name="integration"><option value="new">A new integration</option>
+!${options.join('')}</select>
 <label for="integration-name">New integration's name</label>
 <input type="text" id="integration-name" name="integration_name" maxlength="200">
 !${scopeChecks(input.allowed, form.checked ?? input.defaultScopes)}
