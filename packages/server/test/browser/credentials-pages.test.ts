@@ -258,6 +258,19 @@ test("an admin sees every credential, makes a workspace token and revokes anothe
   const [created] = await auditOf('workspace_token.created')
   assert.equal(created?.via, 'web')
   assert.equal(created?.actor_id, ws.ids.adam)
+  // The API's audit log shows the dashboard's write like any other, marked as made on the web.
+  const audit = await fetch(`${t.origin}/v1/audit?action=workspace_token.created`, {
+    headers: { authorization: `Bearer ${tokenOf(ws, 'olive-key')}` },
+  })
+  assert.equal(audit.status, 200)
+  const entries = ((await audit.json()) as { data: unknown }).data as {
+    via: string
+    actor_id: string
+  }[]
+  assert.deepEqual(
+    entries.map((entry) => [entry.via, entry.actor_id]),
+    [['web', ws.ids.adam]],
+  )
 
   await page.goto(`${t.origin}/settings/tokens`)
   assert.match((await page.getByRole('row', { name: /^ci/ }).textContent()) as string, /CI runner/)
@@ -273,4 +286,40 @@ test("an admin sees every credential, makes a workspace token and revokes anothe
     /revoked/,
   )
   await context.close()
+})
+
+test("dashboard writes spend the person's write budget: over it, a 429 page", async () => {
+  const limited = await startListeningApp({ RATE_LIMIT_WRITES_PER_MINUTE: '1' })
+  try {
+    const bundle = smallBundle()
+    bundle.people = bundle.people.map((person) => ({ ...person, password: PASSWORD }))
+    const small = await importOk(limited.db.db, bundle)
+    const context = await newContext(browser)
+    const page = await context.newPage()
+    await page.goto(`${limited.origin}/settings/api-keys`)
+    await signIn(page, 'alice@example.test', PASSWORD)
+    for (const [key, status] of [
+      ['narrow-key', 303],
+      ['alice-key', 429],
+    ] as const) {
+      await page.goto(`${limited.origin}/settings/api-keys`)
+      await page
+        .getByRole('row', { name: new RegExp(`^${key}`) })
+        .getByRole('link', { name: /^Revoke/ })
+        .click()
+      const [response] = await Promise.all([
+        page.waitForResponse((r) => r.request().method() === 'POST'),
+        page.getByRole('button', { name: /^Revoke the key/ }).click(),
+      ])
+      assert.equal(response.status(), status)
+    }
+    assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Not done')
+    const alive = await fetch(`${limited.origin}/v1/workspace`, {
+      headers: { authorization: `Bearer ${tokenOf(small, 'alice-key')}` },
+    })
+    assert.equal(alive.status, 200)
+    await context.close()
+  } finally {
+    await limited.close()
+  }
 })
