@@ -23,7 +23,12 @@ export interface OAuthGrantRow {
 export async function listOAuthGrants(
   db: Db,
   principal: Principal,
-  filters: { ids?: readonly string[]; client_id?: string | undefined },
+  filters: {
+    ids?: readonly string[]
+    client_id?: string | undefined
+    /** Only the grants of this person (the dashboard's "apps you authorized"). */
+    person_id?: string | undefined
+  },
   after: CursorPosition | null,
   limit: number,
 ): Promise<OAuthGrantRow[]> {
@@ -47,6 +52,7 @@ export async function listOAuthGrants(
   if (!canAdminister(principal)) query = query.where('p.id', '=', principal.actorId)
   if (filters.ids) query = query.where('g.grant_id', 'in', [...filters.ids])
   if (filters.client_id) query = query.where('g.client_id', '=', filters.client_id)
+  if (filters.person_id) query = query.where('p.id', '=', filters.person_id)
   if (after) {
     query = query.where(
       sql<boolean>`(${createdAt}, g.grant_id) < (${after[0]}::timestamptz, ${after[1]}::text)`,

@@ -199,8 +199,8 @@ export async function revokeKeysOfGrant(
   for (const key of keys) await revokeToken(trx, actor, key, now)
 }
 
-// The scopes of a credential the caller would obtain must all be held by the caller's token.
-function requireScopesHeld(w: WriteContext, scopes: readonly string[], doing: string): void {
+/** Refuses (403 `insufficient_scope`) scopes of a credential to issue that the caller lacks. */
+export function requireScopesHeld(w: WriteContext, scopes: readonly string[], doing: string): void {
   const beyond = scopesBeyond(w.caller.credential.scopes, scopes)
   if (beyond.length === 0) return
   throw new ProblemError(

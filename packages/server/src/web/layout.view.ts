@@ -14,6 +14,9 @@ export interface NavItem {
 /** The header's navigation, in order. Add an entry when its page exists, never before. */
 export const NAV_ITEMS: NavItem[] = [
   { href: '/', label: 'Home' },
+  { href: '/settings/api-keys', label: 'API keys' },
+  { href: '/settings/apps', label: 'OAuth apps' },
+  { href: '/settings/tokens', label: 'Workspace tokens', roles: ['owner', 'admin'] },
   { href: '/webhooks', label: 'Webhooks' },
   { href: '/audit', label: 'Audit log', roles: ['owner', 'admin'] },
 ]

@@ -38,3 +38,14 @@ export function badRequestPage(web: WebContext | null): string {
 <p><a href="/">Go to the home page</a></p>`,
   })
 }
+
+/** A form the service refused (scopes beyond the role, a key that no longer works…): why. */
+export function refusedPage(web: WebContext | null, detail: string): string {
+  return layout({
+    title: 'Not done',
+    web,
+    body: html`<h1>Not done</h1>
+<p>${detail}</p>
+<p>Nothing was changed. <a href="/">Go to the home page</a></p>`,
+  })
+}

@@ -1,18 +1,36 @@
+import { randomBytes } from 'node:crypto'
 import type { FastifyRequest } from 'fastify'
-import { type Caller, callerOf } from '../access/caller.ts'
-import type { Role } from '../access/principal.ts'
-import { SCOPES, type Scope } from '../access/scopes.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { auditActorOf } from '../audit/audit-actor.ts'
 import type { AuditActor } from '../audit/audit-writer.ts'
 import { spendBudget } from '../http/rate-limit.ts'
-import { runWrite } from '../writes/run-write.ts'
-import type { WriteContext } from '../writes/write-context.ts'
+import { idempotencyKeyOf, requestFingerprint } from '../writes/idempotency-key.ts'
+import { type Command, runWrite, type WriteOutcome } from '../writes/run-write.ts'
+import { fromOwnPages, sameToken } from './csrf.ts'
+import { webCallerFor } from './web-caller.ts'
 import type { WebContext } from './web-context.ts'
 
-/** The audit actor of a dashboard write: the session as the credential, marked `via: 'web'`. */
+/** A submitted form's fields, as @fastify/formbody parses them. */
+export type FormBody = Record<string, string | string[] | undefined>
+
+/** The form of a POST (an empty object when it has none). */
+export function formOf(request: FastifyRequest): FormBody {
+  const body = request.body
+  return body && typeof body === 'object' ? (body as FormBody) : {}
+}
+
+/** Whether a POST came from one of our pages with the session's CSRF token (csrf.ts). */
+export function isOwnForm(request: FastifyRequest, publicUrl: string): boolean {
+  const web = request.web
+  return !!web && fromOwnPages(request, publicUrl) && sameToken(formOf(request).csrf, web.csrf)
+}
+
+/**
+ * Who a dashboard write is audited as: the session's person and credential, from this request,
+ * marked `via: 'web'`. Call it on signed-in requests only.
+ */
 export function webAuditActor(request: FastifyRequest): AuditActor {
-  const web = signedIn(request)
+  const web = request.web as WebContext
   const userAgent = request.headers['user-agent']
   const origin = {
     requestId: request.id,
@@ -22,61 +40,61 @@ export function webAuditActor(request: FastifyRequest): AuditActor {
   return { ...auditActorOf(web.caller, origin), via: 'web' }
 }
 
-// Only owners and admins read the audit log (the API checks the role as well as the scope).
-const ADMIN_ONLY: ReadonlySet<Scope> = new Set(['audit:read'])
-
 /**
- * The scopes a person holds on the dashboard: every scope their role allows (docs/dashboard.md,
- * "Writes from the dashboard"). A session is the person at the keyboard, not a delegated token,
- * so it is not narrowed; each command still applies its own role and visibility rules.
+ * A fresh key for a form that issues a secret: resubmitting the same form (a reload, a double
+ * click) replays the first answer through the write path's idempotency instead of writing twice.
  */
-export function webScopes(role: Role): ReadonlySet<Scope> {
-  const all = Object.keys(SCOPES) as Scope[]
-  const admin = role === 'owner' || role === 'admin'
-  return new Set(all.filter((scope) => admin || !ADMIN_ONLY.has(scope)))
-}
-
-/** The caller a dashboard write acts as: the session's person with `webScopes` of their role. */
-export function webWriteCaller(web: WebContext): Caller {
-  const { principal, credential } = web.caller
-  return callerOf(principal, { ...credential, scopes: webScopes(web.session.role) })
+export function newFormKey(): string {
+  return randomBytes(16).toString('base64url')
 }
 
 /**
- * Runs a command from a dashboard form like an API write: it spends the session's write budget,
- * goes through `runWrite` (one transaction, audit entry `via: 'web'`), and returns what the
- * command returned. Problems (4xx) are thrown for the page to show beside its fields.
+ * The dashboard's face of the write path: the same `runWrite` as REST and MCP (one transaction,
+ * audit entry, idempotency), spending the write budget like an API write. The caller holds the
+ * scopes of the person's role (web-caller.ts). `stored` is what a replay of the form's key gets:
+ * never a secret, which only this call's command returns. Throws the command's problems.
  */
-export async function webWrite<T>(
+export async function webWrite(
   deps: AppDeps,
   request: FastifyRequest,
-  command: (w: WriteContext) => Promise<T>,
-): Promise<T> {
-  const caller = webWriteCaller(signedIn(request))
+  input: { operation: string; formKey?: unknown; stored?: (body: unknown) => unknown },
+  command: Command,
+): Promise<WriteOutcome> {
+  const caller = webCallerFor(request.web as WebContext)
   const budget = { store: deps.rateLimits, config: deps.config, clock: deps.clock }
   const spent = await spendBudget(budget, caller, 'write')
   if (spent.exceeded) throw spent.exceeded
-  let value: T | undefined
-  const operation = `web:${request.routeOptions.url ?? request.url}`
-  await runWrite(
+  // The CSRF token changes with each sign-in; the form's other fields make it the same request.
+  const { csrf: _csrf, ...fields } = formOf(request)
+  const key = typeof input.formKey === 'string' ? idempotencyKeyOf(input.formKey) : null
+  return runWrite(
     deps,
     {
       caller,
       actor: webAuditActor(request),
-      idempotencyKey: null,
-      fingerprint: operation,
-      operation,
-      serialize: () => '{}',
+      idempotencyKey: key,
+      fingerprint: requestFingerprint(`web\n${input.operation}`, request.params, fields),
+      operation: `web:${input.operation}`,
+      serialize: (result) => JSON.stringify(input.stored ? input.stored(result.body) : {}),
     },
-    async (w) => {
-      value = await command(w)
-      return { status: 200, body: null }
-    },
+    command,
   )
-  return value as T
 }
 
-function signedIn(request: FastifyRequest): WebContext {
-  if (!request.web) throw new Error('a dashboard write needs a signed-in page (requireSignIn)')
-  return request.web
+/**
+ * A dashboard write whose page needs what the command returned (an endpoint, a delivery), not a
+ * stored answer: `webWrite` without a form key, handing back the command's own value.
+ */
+export async function webCommand<T>(
+  deps: AppDeps,
+  request: FastifyRequest,
+  operation: string,
+  command: (w: Parameters<Command>[0]) => Promise<T>,
+): Promise<T> {
+  let value: T | undefined
+  await webWrite(deps, request, { operation }, async (w) => {
+    value = await command(w)
+    return { status: 200, body: null }
+  })
+  return value as T
 }

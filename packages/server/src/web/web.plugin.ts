@@ -2,15 +2,18 @@ import formBody from '@fastify/formbody'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppDeps } from '../app-deps.ts'
 import { toProblem } from '../http/error-handling.ts'
+import { apiKeyRoutes } from './api-keys.routes.ts'
 import { assetRoutes } from './assets.routes.ts'
 import { auditPageRoutes } from './audit-page.routes.ts'
 import { badRequestPage, notFoundPage } from './message.view.ts'
+import { oauthAppRoutes } from './oauth-apps.routes.ts'
 import { sendPage } from './page-headers.ts'
 import { resourcePageRoutes } from './resource-pages.routes.ts'
 import { signInRoutes } from './sign-in.routes.ts'
 import { loadWebContext } from './web-context.ts'
 import { webCookies } from './web-cookies.ts'
 import { webhookPageRoutes } from './webhook-pages.routes.ts'
+import { workspaceTokenRoutes } from './workspace-tokens.routes.ts'
 
 // Paths of the API and the protocols beside it: their unknown paths keep problem+json 404s.
 const API_PATHS = /^\/(v1|mcp|oauth|\.well-known|healthz|readyz)(\/|$|\?)/
@@ -38,6 +41,9 @@ export function webPlugin(deps: AppDeps) {
     await app.register(resourcePageRoutes(deps))
     await app.register(webhookPageRoutes(deps))
     await app.register(auditPageRoutes(deps))
+    await app.register(apiKeyRoutes(deps))
+    await app.register(oauthAppRoutes(deps))
+    await app.register(workspaceTokenRoutes(deps))
   }
 }
 

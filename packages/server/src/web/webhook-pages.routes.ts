@@ -34,7 +34,7 @@ import { checkedInput, type FormProblem, formProblem, utcInstant } from './form-
 import { forbiddenFormPage, notFoundPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
 import { requireSignIn, type WebContext } from './web-context.ts'
-import { webWrite } from './web-write.ts'
+import { webCommand } from './web-write.ts'
 import { deliveryPage } from './webhook-delivery.view.ts'
 import { type EndpointForm, endpointPage } from './webhook-endpoint.view.ts'
 import { secretPage, webhookListPage } from './webhook-list.view.ts'
@@ -120,7 +120,7 @@ export function webhookPageRoutes(deps: AppDeps) {
     const { id } = request.params as { id: string }
     try {
       input()
-      return { value: await webWrite(deps, request, onEndpoint(id, run)) }
+      return { value: await webCommand(deps, request, `webhook ${form}`, onEndpoint(id, run)) }
     } catch (error) {
       const problem = formProblem(error)
       if (!problem) throw error
@@ -159,7 +159,9 @@ export function webhookPageRoutes(deps: AppDeps) {
           CreateWebhookBody,
           { ...values, description: values.description || undefined },
         )
-        const created = await webWrite(deps, request, (w) => createEndpoint(w, input))
+        const created = await webCommand(deps, request, 'webhook create', (w) =>
+          createEndpoint(w, input),
+        )
         const endpoint = presentEndpoint(created.row, deps.clock.now())
         return sendPage(reply, 201, secretPage(web, endpoint, created.secret))
       } catch (error) {

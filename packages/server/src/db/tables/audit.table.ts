@@ -7,6 +7,7 @@ export const AUDIT_ACTIONS = [
   ...ACTIVITY_VERBS,
   'api_key.created',
   'api_key.rotated',
+  'workspace_token.created',
   'token.revoked',
   'oauth_grant.approved',
   'oauth_grant.revoked',

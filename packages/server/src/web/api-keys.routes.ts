@@ -1,0 +1,177 @@
+import type { FastifyInstance, FastifyReply } from 'fastify'
+import { html } from 'ghtml'
+import type { AppDeps } from '../app-deps.ts'
+import type { Db } from '../db/database.ts'
+import { createApiKey, rotateApiKey } from '../tokens/tokens.commands.ts'
+import { tokenStatus } from '../tokens/tokens.present.ts'
+import { type ListedToken, listTokens } from '../tokens/tokens.queries.ts'
+import { API_KEYS_PATH, apiKeysPage, type KeyFormState, rotateKeyPage } from './api-keys.view.ts'
+import { issuedPage } from './credential-pages.view.ts'
+import { revocableToken, revokeRoutes } from './credential-revoke.routes.ts'
+import { forbiddenFormPage, notFoundPage, refusedPage } from './message.view.ts'
+import { sendPage } from './page-headers.ts'
+import { sendProblemPage } from './problem-page.ts'
+import { when } from './view-parts.ts'
+import { scopesOfRole } from './web-caller.ts'
+import { requireSignIn, type WebContext } from './web-context.ts'
+import { formOf, isOwnForm, newFormKey, webWrite } from './web-write.ts'
+
+const PAGE = {
+  config: { public: true },
+  schema: { hide: true },
+  preHandler: requireSignIn,
+} as const
+// Enough for anyone's own keys; the API pages through more.
+const LIST_LIMIT = 200
+// The API's bounds of `overlap_seconds` (tokens.schemas.ts).
+const MAX_OVERLAP = 604_800
+
+/** One of the person's own API keys by id, or null (someone else's keys are not on this page). */
+async function ownKey(db: Db, web: WebContext, id: string, now: Date) {
+  const filters = { ids: [id], type: 'api_key', owner_id: web.session.personId }
+  const [key] = await listTokens(db, web.caller.principal, filters, null, 1, now)
+  return key ?? null
+}
+
+/** A form field as one string ('' when absent or repeated). */
+function field(value: unknown): string {
+  return typeof value === 'string' ? value : ''
+}
+
+/**
+ * The API keys page (`/settings/api-keys`): the person's own keys, create, rotate and revoke, with
+ * the API's own commands (tokens.commands.ts) run through `webWrite`.
+ */
+export function apiKeyRoutes(deps: AppDeps) {
+  return async (app: FastifyInstance) => {
+    async function showList(
+      reply: FastifyReply,
+      web: WebContext,
+      status: number,
+      form?: KeyFormState,
+    ) {
+      const now = deps.clock.now()
+      const filters = { type: 'api_key', owner_id: web.session.personId }
+      const keys = await listTokens(deps.db, web.caller.principal, filters, null, LIST_LIMIT, now)
+      const allowed = scopesOfRole(web.session.role)
+      const input = { keys: keys.slice(0, LIST_LIMIT), now, allowed, formKey: newFormKey() }
+      return sendPage(reply, status, apiKeysPage(web, form ? { ...input, form } : input))
+    }
+
+    app.get(API_KEYS_PATH, PAGE, async (request, reply) =>
+      showList(reply, request.web as WebContext, 200),
+    )
+
+    app.post(API_KEYS_PATH, PAGE, async (request, reply) => {
+      const web = request.web as WebContext
+      if (!isOwnForm(request, deps.config.publicUrl))
+        return sendPage(reply, 403, forbiddenFormPage(web))
+      const form = formOf(request)
+      const name = field(form.name).trim()
+      const scopes = [form.scopes ?? []].flat().filter((scope) => typeof scope === 'string')
+      const state = { name, checked: new Set(scopes) }
+      if (name.length === 0 || name.length > 200)
+        return showList(reply, web, 422, {
+          ...state,
+          error: 'Give the key a name (1 to 200 characters).',
+        })
+      if (scopes.length === 0 || scopes.length > 50)
+        return showList(reply, web, 422, { ...state, error: 'Choose at least one scope.' })
+      let secret: string | null = null
+      let issued: ListedToken | null = null
+      try {
+        const outcome = await webWrite(
+          deps,
+          request,
+          { operation: 'create api key', formKey: form.form_key },
+          async (w) => {
+            const made = await createApiKey(w, { name, scopes })
+            secret = made.secret
+            issued = made.row
+            return { status: 201, body: {} }
+          },
+        )
+        if (outcome.replayed) secret = null
+      } catch (error) {
+        return sendProblemPage(reply, web, error)
+      }
+      const key = issued as ListedToken | null
+      return sendPage(
+        reply,
+        201,
+        issuedPage(web, {
+          title: 'Key created',
+          what: key
+            ? html`<p>The key “${key.name}” acts as you with ${key.scopes.length} scopes.</p>`
+            : '',
+          secret,
+          back: API_KEYS_PATH,
+          current: API_KEYS_PATH,
+        }),
+      )
+    })
+
+    app.get(`${API_KEYS_PATH}/:id/rotate`, PAGE, async (request, reply) => {
+      const web = request.web as WebContext
+      const { id } = request.params as { id: string }
+      const key = await ownKey(deps.db, web, id, deps.clock.now())
+      if (!key || tokenStatus(key, deps.clock.now()) !== 'active')
+        return sendPage(reply, 404, notFoundPage(web))
+      return sendPage(reply, 200, rotateKeyPage(web, key, newFormKey()))
+    })
+
+    app.post(`${API_KEYS_PATH}/:id/rotate`, PAGE, async (request, reply) => {
+      const web = request.web as WebContext
+      if (!isOwnForm(request, deps.config.publicUrl))
+        return sendPage(reply, 403, forbiddenFormPage(web))
+      const form = formOf(request)
+      const { id } = request.params as { id: string }
+      const overlap = Number(field(form.overlap_seconds))
+      if (!Number.isInteger(overlap) || overlap < 0 || overlap > MAX_OVERLAP)
+        return sendPage(reply, 422, refusedPage(web, 'Choose how long the old key keeps working.'))
+      let secret: string | null = null
+      let result: { row: ListedToken; previousExpiresAt: Date } | null = null
+      try {
+        const outcome = await webWrite(
+          deps,
+          request,
+          { operation: 'rotate api key', formKey: form.form_key },
+          async (w) => {
+            const rotated = await rotateApiKey(w, id, overlap)
+            secret = rotated.secret
+            result = rotated
+            return { status: 200, body: {} }
+          },
+        )
+        if (outcome.replayed) secret = null
+      } catch (error) {
+        return sendProblemPage(reply, web, error)
+      }
+      const rotated = result as { row: ListedToken; previousExpiresAt: Date } | null
+      return sendPage(
+        reply,
+        201,
+        issuedPage(web, {
+          title: 'Key rotated',
+          what: rotated
+            ? html`<p>The new key “${rotated.row.name}” replaces the old one, which keeps working
+until !${when(rotated.previousExpiresAt.toISOString())}.</p>`
+            : '',
+          secret,
+          back: API_KEYS_PATH,
+          current: API_KEYS_PATH,
+        }),
+      )
+    })
+
+    await app.register(
+      revokeRoutes(deps, {
+        list: API_KEYS_PATH,
+        async find(db, web, id, now) {
+          const key = await ownKey(db, web, id, now)
+          return key && !key.revoked_at ? revocableToken(key) : null
+        },
+      }),
+    )
+  }
+}

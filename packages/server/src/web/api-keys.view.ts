@@ -1,0 +1,107 @@
+import { html } from 'ghtml'
+import type { Scope } from '../access/scopes.ts'
+import type { ListedToken } from '../tokens/tokens.queries.ts'
+import { listTable, revokeLink, scopeChecks, scopeList, statusOf } from './credential-parts.ts'
+import { csrfForm, layout } from './layout.view.ts'
+import { when } from './view-parts.ts'
+import type { WebContext } from './web-context.ts'
+
+/** Where the API keys page lives. */
+export const API_KEYS_PATH = '/settings/api-keys'
+
+/** The create form as it was submitted, to show it again with what was wrong. */
+export interface KeyFormState {
+  readonly name?: string
+  readonly checked?: ReadonlySet<string>
+  readonly error?: string
+}
+
+/** The person's own API keys, newest first, and the form that creates one. */
+export function apiKeysPage(
+  web: WebContext,
+  input: {
+    keys: ListedToken[]
+    now: Date
+    allowed: ReadonlySet<Scope>
+    formKey: string
+    form?: KeyFormState
+  },
+): string {
+  const { form = {} } = input
+  const rows = input.keys.map(
+    (key) => html`<tr><td>${key.name} <span class="muted">…${key.last4}</span></td>
+<td>!${scopeList(key.scopes)}</td><td>!${when(key.created_at.toISOString())}</td>
+<td>!${when(key.last_used_at?.toISOString())}</td><td>!${statusOf(key, input.now)}</td>
+<td class="actions">!${actions(key, input.now)}</td></tr>`,
+  )
+  const headers = ['Name', 'Scopes', 'Created', 'Last used', 'Status', 'Actions']
+  const table = rows.length
+    ? listTable('Your API keys', headers, rows)
+    : html`<p class="empty">You have no API key yet.</p>`
+  const create = csrfForm(
+    API_KEYS_PATH,
+    web.csrf,
+    html`<input type="hidden" name="form_key" value="${input.formKey}">
+!${form.error ? html`<p class="error" role="alert">${form.error}</p>` : ''}
+<label for="key-name">Name</label>
+<input type="text" id="key-name" name="name" required maxlength="200" value="${form.name ?? ''}">
+!${scopeChecks(input.allowed, form.checked ?? input.allowed)}
+<button type="submit">Create key</button>`,
+    'class="stack wide"',
+  )
+  return layout({
+    title: 'API keys',
+    web,
+    current: API_KEYS_PATH,
+    body: html`<h1>API keys</h1>
+<p class="lede">Keys act as you, with the scopes you give them, from scripts and tools:
+<code>Authorization: Bearer wg_key_…</code>.</p>
+!${table}
+<h2>Create a key</h2>
+<p>A key can have only scopes your role allows.</p>
+!${create}`,
+  })
+}
+
+function actions(key: ListedToken, now: Date): string {
+  if (key.revoked_at || (key.expires_at && key.expires_at <= now)) return ''
+  const rotate = key.expires_at
+    ? ''
+    : html`<a href="${API_KEYS_PATH}/${key.id}/rotate">Rotate<span class="visually-hidden">
+${key.name}</span></a>`
+  return rotate + revokeLink(`${API_KEYS_PATH}/${key.id}/revoke`, key.name)
+}
+
+/** The rotation form: how long the old key keeps working, as the API's `overlap_seconds`. */
+export function rotateKeyPage(web: WebContext, key: ListedToken, formKey: string): string {
+  const options: [number, string][] = [
+    [0, 'Stop it at once'],
+    [3600, 'Keep it working for 1 hour'],
+    [86_400, 'Keep it working for 1 day'],
+    [604_800, 'Keep it working for 7 days'],
+  ]
+  const select = html`<label for="overlap">The old key</label>
+<select id="overlap" name="overlap_seconds">!${options
+    .map(
+      ([seconds, label]) =>
+        html`<option value="${String(seconds)}"!${seconds === 86_400 ? ' selected' : ''}>${label}</option>`,
+    )
+    .join('')}</select>`
+  return layout({
+    title: 'Rotate a key',
+    web,
+    current: API_KEYS_PATH,
+    body: html`<h1>Rotate “${key.name}”</h1>
+<p>A new key with the same name and scopes (${key.scopes.length}) replaces it; its secret is
+shown once. The old key (…${key.last4}) keeps working for the time you choose, so that whatever
+uses it can switch without downtime.</p>
+!${csrfForm(
+      `${API_KEYS_PATH}/${key.id}/rotate`,
+      web.csrf,
+      html`<input type="hidden" name="form_key" value="${formKey}">!${select}
+<button type="submit">Rotate “${key.name}”</button>
+<a class="button secondary" href="${API_KEYS_PATH}">Cancel</a>`,
+      'class="stack"',
+    )}`,
+  })
+}
