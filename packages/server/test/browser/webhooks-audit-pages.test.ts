@@ -13,8 +13,9 @@ import {
   signIn,
   startListeningApp,
 } from '../harness/browser-app.ts'
-import { importOk, smallBundle } from '../harness/bundles.ts'
+import { importOk, smallBundle, tokenOf } from '../harness/bundles.ts'
 import { type Receiver, reply, startReceiver } from '../harness/receiver.ts'
+import { client } from '../harness/test-app.ts'
 
 // The webhook and audit pages in Debian's chromium against the real app, with a local receiver.
 // With WORKGRAPH_SCREENSHOTS=1 the walk saves the screenshots of docs/dashboard.md.
@@ -33,6 +34,7 @@ before(async () => {
   t = await startListeningApp({ WEBHOOKS_ALLOW_HTTP_LOOPBACK: 'true' })
   const bundle = smallBundle()
   bundle.people = bundle.people.map((person) => ({ ...person, password: PASSWORD }))
+  bundle.api_keys?.push({ key: 'olive-writer', person: 'olive', scopes: ['task:write'] })
   ws = await importOk(t.db.db, bundle)
   receiver = await startReceiver()
   dispatcher = new WebhookDispatcher(t.deps, { random: () => 0.5, timeoutMs: 2000 })
@@ -153,6 +155,16 @@ test('webhooks: create, test event, delivery log, replay, disable, enable, rotat
   assert.equal((await endpointRow(id)).status, 'active')
   await dispatcher.drain()
   assert.equal((await endpointRow(id)).status, 'active', 'still active after a dispatcher round')
+  // And it still receives the workspace's events: a task made through the API reaches it.
+  const seen = receiver.received.length
+  const task = await client(t.app, tokenOf(ws, 'olive-writer')).post('/v1/tasks', {
+    title: 'Made after the dashboard session ended',
+    project_id: ws.ids.open,
+  })
+  assert.equal(task.status, 201, task.body)
+  await dispatcher.drain()
+  const types = receiver.received.slice(seen).map((r) => r.json.type)
+  assert.ok(types.includes('task.created'), `delivered after sign-out: ${types.join(', ')}`)
   await context.close()
 })
 
