@@ -14,7 +14,7 @@ import { sendProblemPage } from './problem-page.ts'
 import { when } from './view-parts.ts'
 import { scopesOfRole } from './web-caller.ts'
 import { requireSignIn, type WebContext } from './web-context.ts'
-import { formOf, isOwnForm, newFormKey, webWrite } from './web-write.ts'
+import { formOf, isOwnForm, newFormKey, webIssue } from './web-write.ts'
 
 const PAGE = {
   config: { public: true },
@@ -40,7 +40,7 @@ function field(value: unknown): string {
 
 /**
  * The API keys page (`/settings/api-keys`): the person's own keys, create, rotate and revoke, with
- * the API's own commands (tokens.commands.ts) run through `webWrite`.
+ * the API's own commands (tokens.commands.ts) run through `webIssue` (web-write.ts).
  */
 export function apiKeyRoutes(deps: AppDeps) {
   return async (app: FastifyInstance) => {
@@ -77,25 +77,18 @@ export function apiKeyRoutes(deps: AppDeps) {
         })
       if (scopes.length === 0 || scopes.length > 50)
         return showList(reply, web, 422, { ...state, error: 'Choose at least one scope.' })
-      let secret: string | null = null
-      let issued: ListedToken | null = null
+      let issued: { secret: string | null; row: ListedToken | null }
       try {
-        const outcome = await webWrite(
+        issued = await webIssue(
           deps,
           request,
           { operation: 'create api key', formKey: form.form_key },
-          async (w) => {
-            const made = await createApiKey(w, { name, scopes })
-            secret = made.secret
-            issued = made.row
-            return { status: 201, body: {} }
-          },
+          (w) => createApiKey(w, { name, scopes }),
         )
-        if (outcome.replayed) secret = null
       } catch (error) {
         return sendProblemPage(reply, web, error)
       }
-      const key = issued as ListedToken | null
+      const { secret, row: key } = issued
       return sendPage(
         reply,
         201,
@@ -129,25 +122,24 @@ export function apiKeyRoutes(deps: AppDeps) {
       const overlap = Number(field(form.overlap_seconds))
       if (!Number.isInteger(overlap) || overlap < 0 || overlap > MAX_OVERLAP)
         return sendPage(reply, 422, refusedPage(web, 'Choose how long the old key keeps working.'))
-      let secret: string | null = null
-      let result: { row: ListedToken; previousExpiresAt: Date } | null = null
+      let issued: {
+        secret: string | null
+        row: { row: ListedToken; previousExpiresAt: Date } | null
+      }
       try {
-        const outcome = await webWrite(
+        issued = await webIssue(
           deps,
           request,
           { operation: 'rotate api key', formKey: form.form_key },
           async (w) => {
-            const rotated = await rotateApiKey(w, id, overlap)
-            secret = rotated.secret
-            result = rotated
-            return { status: 200, body: {} }
+            const made = await rotateApiKey(w, id, overlap)
+            return { secret: made.secret, row: made }
           },
         )
-        if (outcome.replayed) secret = null
       } catch (error) {
         return sendProblemPage(reply, web, error)
       }
-      const rotated = result as { row: ListedToken; previousExpiresAt: Date } | null
+      const { secret, row: rotated } = issued
       return sendPage(
         reply,
         201,

@@ -98,3 +98,22 @@ export async function webCommand<T>(
   })
   return value as T
 }
+
+/**
+ * A form write that issues a secret (a key, a token): the secret and the new row on the first
+ * answer; a resubmission of the form's key replays the write, and then shows neither again.
+ */
+export async function webIssue<Row>(
+  deps: AppDeps,
+  request: FastifyRequest,
+  input: { operation: string; formKey: unknown },
+  command: (w: Parameters<Command>[0]) => Promise<{ secret: string; row: Row }>,
+): Promise<{ secret: string | null; row: Row | null }> {
+  let issued: { secret: string; row: Row } | null = null
+  const outcome = await webWrite(deps, request, input, async (w) => {
+    issued = await command(w)
+    return { status: 201, body: {} }
+  })
+  const made = issued as { secret: string; row: Row } | null
+  return outcome.replayed || !made ? { secret: null, row: null } : made
+}

@@ -16,7 +16,7 @@ import { sendPage } from './page-headers.ts'
 import { sendProblemPage } from './problem-page.ts'
 import { scopesOfRole } from './web-caller.ts'
 import { requireSignIn, type WebContext } from './web-context.ts'
-import { formOf, isOwnForm, newFormKey, webWrite } from './web-write.ts'
+import { formOf, isOwnForm, newFormKey, webIssue } from './web-write.ts'
 import { TOKENS_PATH, type TokenFormState, workspaceTokensPage } from './workspace-tokens.view.ts'
 
 const PAGE = {
@@ -98,25 +98,18 @@ export function workspaceTokenRoutes(deps: AppDeps) {
         return refuse('Give the new integration a name (1 to 200 characters).')
       if (scopes.length === 0 || scopes.length > 50) return refuse('Choose at least one scope.')
       const integration = choice === 'new' ? { newName } : { id: choice }
-      let secret: string | null = null
-      let issued: ListedToken | null = null
+      let issued: { secret: string | null; row: ListedToken | null }
       try {
-        const outcome = await webWrite(
+        issued = await webIssue(
           deps,
           request,
           { operation: 'create workspace token', formKey: form.form_key },
-          async (w) => {
-            const made = await createWorkspaceToken(w, { name, integration, scopes })
-            secret = made.secret
-            issued = made.row
-            return { status: 201, body: {} }
-          },
+          (w) => createWorkspaceToken(w, { name, integration, scopes }),
         )
-        if (outcome.replayed) secret = null
       } catch (error) {
         return sendProblemPage(reply, web, error)
       }
-      const token = issued as ListedToken | null
+      const { secret, row: token } = issued
       return sendPage(
         reply,
         201,
