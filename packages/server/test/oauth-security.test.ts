@@ -290,7 +290,8 @@ test('10. a code belongs to its client; a confidential client cannot skip its se
   const wrongSecret = await exchangeCode(
     t.origin,
     { clientId: web.id, redirectUri: WEB_URI, code: webCode.code, verifier: webCode.verifier },
-    { id: web.id, secret: `${web.secret.slice(0, -1)}x` },
+    // The last character changed to another one: `x` on its own failed whenever it was an `x`.
+    { id: web.id, secret: `${web.secret.slice(0, -1)}${web.secret.endsWith('x') ? 'y' : 'x'}` },
   )
   assert.equal(wrongSecret.json.error, 'invalid_client', JSON.stringify(wrongSecret))
   const withSecret = await exchangeCode(
