@@ -27,23 +27,27 @@ export function webPlugin(deps: AppDeps) {
   return async (app: FastifyInstance) => {
     await app.register(formBody, { bodyLimit: 16 * 1024 })
     app.decorateRequest('web', null)
-    app.addHook('onRequest', async (request) => {
-      request.web = await loadWebContext(deps, cookies, request)
-    })
-    // Pages answer bad input with a page; only a failure of ours goes on to the app's handler.
-    app.setErrorHandler(async (error, request, reply) => {
-      const problem = toProblem(error)
-      if (problem.status >= 500) throw error
-      return sendPage(reply, problem.status, badRequestPage(request.web))
-    })
+    // The stylesheet and script need no session: served outside the pages' scope, so fetching
+    // them never reads the sessions table.
     await app.register(assetRoutes())
-    await app.register(signInRoutes(deps, cookies))
-    await app.register(resourcePageRoutes(deps))
-    await app.register(webhookPageRoutes(deps))
-    await app.register(auditPageRoutes(deps))
-    await app.register(apiKeyRoutes(deps))
-    await app.register(oauthAppRoutes(deps))
-    await app.register(workspaceTokenRoutes(deps))
+    await app.register(async (pages) => {
+      pages.addHook('onRequest', async (request) => {
+        request.web = await loadWebContext(deps, cookies, request)
+      })
+      // Pages answer bad input with a page; only a failure of ours goes on to the app's handler.
+      pages.setErrorHandler(async (error, request, reply) => {
+        const problem = toProblem(error)
+        if (problem.status >= 500) throw error
+        return sendPage(reply, problem.status, badRequestPage(request.web))
+      })
+      await pages.register(signInRoutes(deps, cookies))
+      await pages.register(resourcePageRoutes(deps))
+      await pages.register(webhookPageRoutes(deps))
+      await pages.register(auditPageRoutes(deps))
+      await pages.register(apiKeyRoutes(deps))
+      await pages.register(oauthAppRoutes(deps))
+      await pages.register(workspaceTokenRoutes(deps))
+    })
   }
 }
 
