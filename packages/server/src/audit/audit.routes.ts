@@ -19,6 +19,7 @@ export function auditRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/audit',
       {
         schema: {
+          operationId: 'listAuditEntries',
           summary: 'List audit entries, newest first',
           tags: ['audit'],
           querystring: ListAuditQuery,

@@ -4,7 +4,7 @@ import Type from 'typebox'
 import type { AppDeps } from '../app-deps.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
 
-const Status = Type.Object({ status: Type.String() })
+const Status = Type.Object({ status: Type.String() }, { title: 'HealthStatus' })
 
 /** `GET /healthz` (the process is up) and `GET /readyz` (it can serve: database reachable, not draining). */
 export function healthRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -12,7 +12,12 @@ export function healthRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/healthz',
       {
-        schema: { summary: 'Liveness', tags: ['health'], response: { 200: Status } },
+        schema: {
+          operationId: 'getLiveness',
+          summary: 'Liveness',
+          tags: ['health'],
+          response: { 200: Status },
+        },
         config: { public: true },
       },
       async () => ({ status: 'ok' }),
@@ -20,7 +25,12 @@ export function healthRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
     app.get(
       '/readyz',
       {
-        schema: { summary: 'Readiness', tags: ['health'], response: { 200: Status } },
+        schema: {
+          operationId: 'getReadiness',
+          summary: 'Readiness',
+          tags: ['health'],
+          response: { 200: Status },
+        },
         config: { public: true },
       },
       async () => {

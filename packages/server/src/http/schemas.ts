@@ -1,4 +1,5 @@
 import Type, { type TSchema } from 'typebox'
+import { PROBLEMS, type ProblemCode } from './problem-catalogue.ts'
 
 /** An RFC 3339 UTC timestamp. */
 export const Timestamp = Type.String({
@@ -27,14 +28,19 @@ export const PagingQuery = {
   ),
 }
 
-/** A page of a list: items and the cursor of the next page (null on the last). */
+/** A page of a list: items and the cursor of the next page (null on the last); `TaskPage`, …. */
 export const Page = <T extends TSchema>(item: T) =>
-  Type.Object({
-    data: Type.Array(item),
-    next_cursor: Nullable(
-      Type.String({ description: 'Pass as `cursor` to get the next page; null on the last page.' }),
-    ),
-  })
+  Type.Object(
+    {
+      data: Type.Array(item),
+      next_cursor: Nullable(
+        Type.String({
+          description: 'Pass as `cursor` to get the next page; null on the last page.',
+        }),
+      ),
+    },
+    { title: `${(item as { title?: string }).title}Page` },
+  )
 
 /** Fields every resource record carries (docs/api.md, "Records"). */
 export const RecordBase = {
@@ -46,13 +52,25 @@ export const RecordBase = {
 }
 
 /** The body of every error response (RFC 9457). */
-export const ProblemSchema = Type.Object({
-  type: Type.String(),
-  title: Type.String(),
-  status: Type.Integer(),
-  code: Type.String(),
-  detail: Type.String(),
-  request_id: Type.String(),
-  errors: Type.Optional(Type.Array(Type.Object({ path: Type.String(), message: Type.String() }))),
-  required_scopes: Type.Optional(Type.Array(Type.String())),
-})
+export const ProblemSchema = Type.Object(
+  {
+    type: Type.String({ description: 'A URL naming the kind of problem.' }),
+    title: Type.String(),
+    status: Type.Integer(),
+    code: Type.Enum(Object.keys(PROBLEMS) as ProblemCode[], {
+      description: 'Stable; branch on this (docs/errors.md).',
+    }),
+    detail: Type.String({ description: 'What went wrong in this request, for people.' }),
+    request_id: Type.String(),
+    errors: Type.Optional(
+      Type.Array(
+        Type.Object({
+          path: Type.String({ description: 'A JSON pointer into the request, such as /body/due.' }),
+          message: Type.String(),
+        }),
+      ),
+    ),
+    required_scopes: Type.Optional(Type.Array(Type.String())),
+  },
+  { title: 'Problem' },
+)

@@ -34,6 +34,7 @@ export function oauthGrantRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/oauth-grants',
       {
         schema: {
+          operationId: 'listOAuthGrants',
           summary: 'List the apps authorized to act for people',
           tags: ['tokens'],
           querystring: ListOAuthGrantsQuery,
@@ -55,6 +56,7 @@ export function oauthGrantRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/oauth-grants/:id/revoke',
       {
         schema: {
+          operationId: 'revokeOAuthGrant',
           summary: "Revoke an app's access: its consent and every token at once",
           tags: ['tokens'],
           headers: IdempotencyHeaders,

@@ -17,6 +17,7 @@ export function searchRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/search',
       {
         schema: {
+          operationId: 'search',
           summary: 'Search the graph',
           tags: ['search'],
           body: SearchBody,

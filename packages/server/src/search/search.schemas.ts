@@ -39,7 +39,7 @@ export const SearchFilters = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { title: 'SearchFilters', additionalProperties: false },
 )
 
 /** `POST /v1/search` (docs/api.md, "Search"). */
@@ -71,77 +71,101 @@ export const SearchBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  {
+    title: 'SearchRequest',
+    examples: [{ query: 'what is blocked in the launch project?', types: ['task'], limit: 5 }],
+    additionalProperties: false,
+  },
 )
 
 /** Where a hit's match comes from; the hit itself is the cited resource. */
-export const Citation = Type.Object({
-  field: Type.String({
-    description: 'The field that matched: title, description, summary, body, key_results or verb.',
-  }),
-  quote: Type.Optional(
-    Type.String({
-      description: 'Text of that field, only when it differs from both the title and the snippet.',
+export const Citation = Type.Object(
+  {
+    field: Type.String({
+      description:
+        'The field that matched: title, description, summary, body, key_results or verb.',
     }),
-  ),
-})
+    quote: Type.Optional(
+      Type.String({
+        description:
+          'Text of that field, only when it differs from both the title and the snippet.',
+      }),
+    ),
+  },
+  { title: 'Citation' },
+)
 
 /** A budget report (docs/api.md, "Search"). */
-export const Budget = Type.Object({
-  max_tokens: Type.Integer(),
-  used_tokens: Type.Integer({ description: 'Tokens of this whole response body.' }),
-  encoding: Type.Literal('o200k_base'),
-})
+export const Budget = Type.Object(
+  {
+    max_tokens: Type.Integer(),
+    used_tokens: Type.Integer({ description: 'Tokens of this whole response body.' }),
+    encoding: Type.Literal('o200k_base'),
+  },
+  { title: 'SearchBudget' },
+)
 
 /** One search hit (docs/api.md, "Search"). */
-export const SearchHit = Type.Object({
-  id: Type.String(),
-  type: Type.Enum([...SEARCH_TYPES]),
-  title: Type.String(),
-  summary: Type.Optional(Type.String({ description: 'Canvases only.' })),
-  due: Type.Optional(Nullable(DateOnly)),
-  url: Type.String({ description: 'The page in the product; the API URL is built from the id.' }),
-  snippet: Type.String({
-    description: "At most about 240 characters of the hit's own text around the match.",
-  }),
-  path: Type.String({ description: 'Visible ancestors, such as "Launch › Write copy".' }),
-  score: Type.Number(),
-  updated_at: Timestamp,
-  citation: Citation,
-  truncated: Type.Optional(
-    Type.Boolean({ description: 'Set when long text was cut to fit the budget.' }),
-  ),
-})
+export const SearchHit = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Enum([...SEARCH_TYPES]),
+    title: Type.String(),
+    summary: Type.Optional(Type.String({ description: 'Canvases only.' })),
+    due: Type.Optional(Nullable(DateOnly)),
+    url: Type.String({ description: 'The page in the product; the API URL is built from the id.' }),
+    snippet: Type.String({
+      description: "At most about 240 characters of the hit's own text around the match.",
+    }),
+    path: Type.String({ description: 'Visible ancestors, such as "Launch › Write copy".' }),
+    score: Type.Number(),
+    updated_at: Timestamp,
+    citation: Citation,
+    truncated: Type.Optional(
+      Type.Boolean({ description: 'Set when long text was cut to fit the budget.' }),
+    ),
+  },
+  { title: 'SearchHit' },
+)
 
 /** Filters as the search applied them: the request's and those read from the query. */
-export const AppliedFilters = Type.Object({
-  status: Type.Optional(Statuses),
-  assignee: Type.Optional(Type.String()),
-  project_id: Type.Optional(Type.String()),
-  project_name: Type.Optional(Type.String()),
-  project: Type.Optional(
-    Type.String({ description: 'Words of `project:` that name no project you can open.' }),
-  ),
-  due_before: Type.Optional(DateOnly),
-  due_after: Type.Optional(DateOnly),
-  updated_after: Type.Optional(Type.String()),
-  updated_before: Type.Optional(Type.String()),
-  created_by: Type.Optional(Type.String()),
-})
+export const AppliedFilters = Type.Object(
+  {
+    status: Type.Optional(Statuses),
+    assignee: Type.Optional(Type.String()),
+    project_id: Type.Optional(Type.String()),
+    project_name: Type.Optional(Type.String()),
+    project: Type.Optional(
+      Type.String({ description: 'Words of `project:` that name no project you can open.' }),
+    ),
+    due_before: Type.Optional(DateOnly),
+    due_after: Type.Optional(DateOnly),
+    updated_after: Type.Optional(Type.String()),
+    updated_before: Type.Optional(Type.String()),
+    created_by: Type.Optional(Type.String()),
+  },
+  { title: 'SearchAppliedFilters' },
+)
 
 /** What the query became: the words searched and the filters applied. */
-export const Interpreted = Type.Object({
-  words: Type.Array(Type.String(), { description: 'Meaningful words; `a or b` is one entry.' }),
-  phrases: Type.Optional(Type.Array(Type.String())),
-  excluded: Type.Optional(Type.Array(Type.String())),
-  filters: AppliedFilters,
-  types: Type.Array(Type.Enum([...SEARCH_TYPES]), { description: 'Kinds searched.' }),
-})
+export const Interpreted = Type.Object(
+  {
+    words: Type.Array(Type.String(), { description: 'Meaningful words; `a or b` is one entry.' }),
+    phrases: Type.Optional(Type.Array(Type.String())),
+    excluded: Type.Optional(Type.Array(Type.String())),
+    filters: AppliedFilters,
+    types: Type.Array(Type.Enum([...SEARCH_TYPES]), { description: 'Kinds searched.' }),
+  },
+  { title: 'SearchInterpretation' },
+)
 
 /** The answer to a search. */
-export const SearchResponse = Type.Object({
-  results: Type.Array(SearchHit),
-  next_cursor: Nullable(Type.String()),
-  interpreted: Interpreted,
-  budget: Budget,
-})
+export const SearchResponse = Type.Object(
+  {
+    results: Type.Array(SearchHit),
+    next_cursor: Nullable(Type.String()),
+    interpreted: Interpreted,
+    budget: Budget,
+  },
+  { title: 'SearchResult' },
+)

@@ -22,6 +22,7 @@ export function summaryRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/resources/:id/summary',
       {
         schema: {
+          operationId: 'getResourceSummary',
           summary: 'Summarize any resource within a token budget',
           tags: ['resources'],
           params: IdParams,

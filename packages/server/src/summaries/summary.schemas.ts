@@ -3,44 +3,55 @@ import { Timestamp } from '../http/schemas.ts'
 import { Budget } from '../search/search.schemas.ts'
 
 /** A resource a summary names: `[n]` in its text refers to the n-th source. */
-export const SummarySource = Type.Object({
-  id: Type.String({ description: 'Its id: its summary is `GET /v1/resources/{id}/summary`.' }),
-  type: Type.String(),
-  title: Type.String(),
-  url: Type.String({ description: 'Its page in the product; no other field repeats it.' }),
-})
+export const SummarySource = Type.Object(
+  {
+    id: Type.String({ description: 'Its id: its summary is `GET /v1/resources/{id}/summary`.' }),
+    type: Type.String(),
+    title: Type.String(),
+    url: Type.String({ description: 'Its page in the product; no other field repeats it.' }),
+  },
+  { title: 'SummarySource' },
+)
 
 /** A neighbour worth following next, as the number of its source. */
-export const SummaryLink = Type.Object({
-  rel: Type.String({ description: 'How it relates to the subject: project, assignee, owner…' }),
-  source: Type.Integer({ minimum: 1, description: 'Its entry in `sources` (1 is the first).' }),
-})
+export const SummaryLink = Type.Object(
+  {
+    rel: Type.String({ description: 'How it relates to the subject: project, assignee, owner…' }),
+    source: Type.Integer({ minimum: 1, description: 'Its entry in `sources` (1 is the first).' }),
+  },
+  { title: 'SummaryLink' },
+)
 
 /** A typed key fact: counts count only what the caller may open. */
-export const SummaryFact = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()])
+export const SummaryFact = Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()], {
+  title: 'SummaryFact',
+})
 
 /** `GET /v1/resources/:id/summary` (docs/api.md, "Summaries"). */
-export const SummaryResponse = Type.Object({
-  id: Type.String(),
-  type: Type.String(),
-  title: Type.String(),
-  url: Type.Optional(
-    Type.String({ description: "The subject's page; the last detail given up for the budget." }),
-  ),
-  as_of: Timestamp,
-  text: Type.String({
-    description: 'Statements about the subject; [n] after a name refers to sources[n-1].',
-  }),
-  facts: Type.Record(Type.String(), SummaryFact, {
-    description: 'Typed key facts; counts count only what the caller may open.',
-  }),
-  sources: Type.Array(SummarySource, { description: 'Source n is the n-th entry.' }),
-  links: Type.Array(SummaryLink),
-  truncated: Type.Boolean({
-    description: 'Set when anything (links, quotes, facts, statements) was left out to fit.',
-  }),
-  budget: Budget,
-})
+export const SummaryResponse = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.String(),
+    title: Type.String(),
+    url: Type.Optional(
+      Type.String({ description: "The subject's page; the last detail given up for the budget." }),
+    ),
+    as_of: Timestamp,
+    text: Type.String({
+      description: 'Statements about the subject; [n] after a name refers to sources[n-1].',
+    }),
+    facts: Type.Record(Type.String(), SummaryFact, {
+      description: 'Typed key facts; counts count only what the caller may open.',
+    }),
+    sources: Type.Array(SummarySource, { description: 'Source n is the n-th entry.' }),
+    links: Type.Array(SummaryLink),
+    truncated: Type.Boolean({
+      description: 'Set when anything (links, quotes, facts, statements) was left out to fit.',
+    }),
+    budget: Budget,
+  },
+  { title: 'Summary' },
+)
 
 /** A summary as sent. */
 export type SummaryBody = Static<typeof SummaryResponse>

@@ -30,6 +30,7 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/tokens',
       {
         schema: {
+          operationId: 'listTokens',
           summary: 'List API keys and workspace tokens',
           tags: ['tokens'],
           querystring: ListTokensQuery,
@@ -52,6 +53,7 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/api-keys',
       {
         schema: {
+          operationId: 'createApiKey',
           summary: 'Create an API key for yourself',
           tags: ['tokens'],
           headers: IdempotencyHeaders,
@@ -71,6 +73,7 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/api-keys/:id/rotate',
       {
         schema: {
+          operationId: 'rotateApiKey',
           summary: 'Rotate one of your API keys',
           tags: ['tokens'],
           headers: IdempotencyHeaders,
@@ -99,6 +102,7 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/tokens/:id/revoke',
       {
         schema: {
+          operationId: 'revokeToken',
           summary: 'Revoke a token at once',
           tags: ['tokens'],
           headers: IdempotencyHeaders,

@@ -2,31 +2,37 @@ import Type from 'typebox'
 import { Nullable, PagingQuery, Timestamp } from '../http/schemas.ts'
 
 /** An API key or workspace token, without its secret. */
-export const TokenRecord = Type.Object({
-  id: Type.String(),
-  type: Type.Enum(['api_key', 'workspace_token']),
-  name: Type.String(),
-  owner_id: Type.String({
-    description: 'The person (API key) or integration (workspace token) it acts as.',
-  }),
-  scopes: Type.Array(Type.String()),
-  last4: Type.String({
-    description: 'The last four characters of the secret, to tell keys apart.',
-  }),
-  status: Type.Enum(['active', 'expiring', 'expired', 'revoked']),
-  created_at: Timestamp,
-  last_used_at: Nullable(Timestamp),
-  expires_at: Nullable(Timestamp),
-  revoked_at: Nullable(Timestamp),
-})
+export const TokenRecord = Type.Object(
+  {
+    id: Type.String(),
+    type: Type.Enum(['api_key', 'workspace_token']),
+    name: Type.String(),
+    owner_id: Type.String({
+      description: 'The person (API key) or integration (workspace token) it acts as.',
+    }),
+    scopes: Type.Array(Type.String()),
+    last4: Type.String({
+      description: 'The last four characters of the secret, to tell keys apart.',
+    }),
+    status: Type.Enum(['active', 'expiring', 'expired', 'revoked']),
+    created_at: Timestamp,
+    last_used_at: Nullable(Timestamp),
+    expires_at: Nullable(Timestamp),
+    revoked_at: Nullable(Timestamp),
+  },
+  { title: 'Token' },
+)
 
 /** A newly issued key: the record and its secret, shown this once. */
-export const IssuedKey = Type.Object({
-  ...TokenRecord.properties,
-  token: Type.String({
-    description: 'The secret. It is shown only in this response; only a hash is stored.',
-  }),
-})
+export const IssuedKey = Type.Object(
+  {
+    ...TokenRecord.properties,
+    token: Type.String({
+      description: 'The secret. It is shown only in this response; only a hash is stored.',
+    }),
+  },
+  { title: 'IssuedApiKey' },
+)
 
 /** `POST /v1/api-keys`. */
 export const CreateApiKeyBody = Type.Object(
@@ -38,7 +44,7 @@ export const CreateApiKeyBody = Type.Object(
       description: 'At most the scopes of the token making the request.',
     }),
   },
-  { additionalProperties: false },
+  { title: 'CreateApiKeyRequest', additionalProperties: false },
 )
 
 /** `POST /v1/api-keys/:id/rotate`. */
@@ -53,11 +59,14 @@ export const RotateApiKeyBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { title: 'RotateApiKeyRequest', additionalProperties: false },
 )
 
 /** The answer to a rotation: the new key, and when the old one stops working. */
-export const RotatedKey = Type.Object({ ...IssuedKey.properties, previous_expires_at: Timestamp })
+export const RotatedKey = Type.Object(
+  { ...IssuedKey.properties, previous_expires_at: Timestamp },
+  { title: 'RotatedApiKey' },
+)
 
 /** Filters of `GET /v1/tokens`. */
 export const ListTokensQuery = Type.Object(

@@ -81,6 +81,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/webhooks',
       {
         schema: {
+          operationId: 'createWebhook',
           summary: 'Register a webhook endpoint',
           description:
             'The endpoint receives the chosen events about what its creator may open. The signing secret is in this answer only.',
@@ -105,6 +106,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/webhooks',
       {
         schema: {
+          operationId: 'listWebhooks',
           summary: 'List your webhook endpoints',
           tags: ['webhooks'],
           querystring: ListWebhooksQuery,
@@ -127,6 +129,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/webhooks/:id',
       {
         schema: {
+          operationId: 'getWebhook',
           summary: 'Get a webhook endpoint',
           tags: ['webhooks'],
           params: IdParams,
@@ -148,6 +151,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/webhooks/:id',
       {
         schema: {
+          operationId: 'updateWebhook',
           summary: 'Change or re-enable a webhook endpoint',
           tags: ['webhooks'],
           headers: IdempotencyHeaders,
@@ -173,6 +177,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/webhooks/:id',
       {
         schema: {
+          operationId: 'deleteWebhook',
           summary: 'Delete a webhook endpoint',
           tags: ['webhooks'],
           headers: IdempotencyHeaders,
@@ -197,6 +202,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/webhooks/:id/rotate-secret',
       {
         schema: {
+          operationId: 'rotateWebhookSecret',
           summary: "Rotate an endpoint's signing secret",
           description:
             'The previous secret keeps signing `x-service-signature-previous` for the grace period.',
@@ -230,6 +236,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/webhooks/:id/deliveries',
       {
         schema: {
+          operationId: 'listWebhookDeliveries',
           summary: "List an endpoint's deliveries with their attempts",
           tags: ['webhooks'],
           params: IdParams,
@@ -265,6 +272,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/webhooks/:id/deliveries/:delivery_id',
       {
         schema: {
+          operationId: 'getWebhookDelivery',
           summary: 'Get a delivery with the exact requests sent and the answers',
           tags: ['webhooks'],
           params: DeliveryParams,
@@ -289,6 +297,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/webhooks/:id/deliveries/:delivery_id/replay',
       {
         schema: {
+          operationId: 'replayWebhookDelivery',
           summary: 'Send a delivery again',
           description:
             'Same event id (receivers dedupe on it), new attempt number and sent_at, signed with the current secrets; a fresh run of retries.',
@@ -317,6 +326,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/webhooks/:id/test',
       {
         schema: {
+          operationId: 'sendWebhookTestEvent',
           summary: 'Send a test event to an endpoint',
           description:
             'A `webhook.test` event about the endpoint, signed, sent and logged like any delivery.',
@@ -343,6 +353,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/webhooks/:id/recover',
       {
         schema: {
+          operationId: 'recoverWebhookDeliveries',
           summary: 'Send again every failed or skipped delivery since a time',
           tags: ['webhooks'],
           headers: IdempotencyHeaders,

@@ -35,6 +35,7 @@ export function activityRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/activity',
       {
         schema: {
+          operationId: 'listActivity',
           summary: 'List activity, newest first',
           tags: ['activity'],
           querystring: ListActivityQuery,
@@ -48,6 +49,7 @@ export function activityRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/projects/:id/activity',
       {
         schema: {
+          operationId: 'listProjectActivity',
           summary: "List a project's activity, newest first",
           tags: ['activity'],
           params: IdParams,

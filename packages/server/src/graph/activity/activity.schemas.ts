@@ -6,29 +6,32 @@ import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
  * The activity record (docs/api.md, "Records"). Titles come from the current subject, never a
  * stored copy.
  */
-export const ActivityRecord = Type.Object({
-  ...RecordBase,
-  type: Type.Literal('activity'),
-  verb: Type.Enum([...ACTIVITY_VERBS]),
-  actor_id: Nullable(Type.String()),
-  subject_id: Type.String(),
-  subject_type: Type.String(),
-  subject_title: Nullable(
-    Type.String({
-      description:
-        "The subject's current title; null when the token may not read the subject's type.",
+export const ActivityRecord = Type.Object(
+  {
+    ...RecordBase,
+    type: Type.Literal('activity'),
+    verb: Type.Enum([...ACTIVITY_VERBS]),
+    actor_id: Nullable(Type.String()),
+    subject_id: Type.String(),
+    subject_type: Type.String(),
+    subject_title: Nullable(
+      Type.String({
+        description:
+          "The subject's current title; null when the token may not read the subject's type.",
+      }),
+    ),
+    object_id: Nullable(
+      Type.String({
+        description: 'A record inside the subject, such as the check-in of okr.checkin.',
+      }),
+    ),
+    project_id: Nullable(Type.String()),
+    changes: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() }), {
+      description: 'Fields of the subject that changed, with their values before and after.',
     }),
-  ),
-  object_id: Nullable(
-    Type.String({
-      description: 'A record inside the subject, such as the check-in of okr.checkin.',
-    }),
-  ),
-  project_id: Nullable(Type.String()),
-  changes: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() }), {
-    description: 'Fields of the subject that changed, with their values before and after.',
-  }),
-})
+  },
+  { title: 'ActivityEntry' },
+)
 
 const ActivityFilterFields = {
   ...PagingQuery,

@@ -24,6 +24,7 @@ export function canvasRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/canvases',
       {
         schema: {
+          operationId: 'listCanvases',
           summary: 'List canvases',
           tags: ['canvases'],
           querystring: ListCanvasesQuery,
@@ -48,6 +49,7 @@ export function canvasRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/canvases',
       {
         schema: {
+          operationId: 'createCanvas',
           summary: 'Create a canvas (metadata)',
           tags: ['canvases'],
           headers: IdempotencyHeaders,
@@ -67,6 +69,7 @@ export function canvasRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/canvases/:id',
       {
         schema: {
+          operationId: 'updateCanvas',
           summary: "Change a canvas's title, summary or links",
           tags: ['canvases'],
           headers: IdempotencyHeaders,

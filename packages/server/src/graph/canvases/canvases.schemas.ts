@@ -2,18 +2,21 @@ import Type from 'typebox'
 import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
 
 /** The canvas record (docs/api.md, "Records"): metadata only, no canvas body in v1. */
-export const CanvasRecord = Type.Object({
-  ...RecordBase,
-  type: Type.Literal('canvas'),
-  title: Type.String(),
-  summary: Type.String(),
-  project_id: Nullable(Type.String()),
-  visibility: Type.Enum(['project', 'private']),
-  owner_id: Nullable(Type.String()),
-  links: Type.Array(Type.String(), {
-    description: 'Linked resources the caller may open, of types the token may read, in order.',
-  }),
-})
+export const CanvasRecord = Type.Object(
+  {
+    ...RecordBase,
+    type: Type.Literal('canvas'),
+    title: Type.String(),
+    summary: Type.String(),
+    project_id: Nullable(Type.String()),
+    visibility: Type.Enum(['project', 'private']),
+    owner_id: Nullable(Type.String()),
+    links: Type.Array(Type.String(), {
+      description: 'Linked resources the caller may open, of types the token may read, in order.',
+    }),
+  },
+  { title: 'Canvas' },
+)
 
 /** Filters of `GET /v1/canvases`. */
 export const ListCanvasesQuery = Type.Object(
@@ -38,7 +41,7 @@ export const CreateCanvasBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { title: 'CreateCanvasRequest', additionalProperties: false },
 )
 
 /** The body of `PATCH /v1/canvases/:id`: title, summary and links, at least one of them. */
@@ -54,5 +57,5 @@ export const UpdateCanvasBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false, minProperties: 1 },
+  { title: 'UpdateCanvasRequest', additionalProperties: false, minProperties: 1 },
 )

@@ -12,6 +12,7 @@ export function commentRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/comments',
       {
         schema: {
+          operationId: 'createComment',
           summary: 'Comment on a resource, or reply to a comment',
           tags: ['comments'],
           headers: IdempotencyHeaders,

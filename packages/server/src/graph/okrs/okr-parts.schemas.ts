@@ -2,29 +2,35 @@ import Type from 'typebox'
 import { Nullable, RecordBase } from '../../http/schemas.ts'
 
 /** A key result on its own (`GET /v1/resources/kr_…`). */
-export const KeyResultRecord = Type.Object({
-  ...RecordBase,
-  type: Type.Literal('key_result'),
-  objective_id: Type.String(),
-  title: Type.String(),
-  start: Type.Number(),
-  target: Type.Number(),
-  current: Type.Number(),
-  unit: Type.String(),
-  progress: Type.Number({ minimum: 0, maximum: 1 }),
-})
+export const KeyResultRecord = Type.Object(
+  {
+    ...RecordBase,
+    type: Type.Literal('key_result'),
+    objective_id: Type.String(),
+    title: Type.String(),
+    start: Type.Number(),
+    target: Type.Number(),
+    current: Type.Number(),
+    unit: Type.String(),
+    progress: Type.Number({ minimum: 0, maximum: 1 }),
+  },
+  { title: 'KeyResult' },
+)
 
 /** The check-in record (docs/api.md, "Records"). */
-export const CheckinRecord = Type.Object({
-  ...RecordBase,
-  type: Type.Literal('checkin'),
-  key_result_id: Type.String(),
-  objective_id: Type.String(),
-  value: Type.Number(),
-  confidence: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
-  note: Type.String(),
-  author_id: Nullable(Type.String()),
-})
+export const CheckinRecord = Type.Object(
+  {
+    ...RecordBase,
+    type: Type.Literal('checkin'),
+    key_result_id: Type.String(),
+    objective_id: Type.String(),
+    value: Type.Number(),
+    confidence: Nullable(Type.Number({ minimum: 0, maximum: 1 })),
+    note: Type.String(),
+    author_id: Nullable(Type.String()),
+  },
+  { title: 'Checkin' },
+)
 
 /** The body of `POST /v1/okr/checkins` (docs/api.md, "Writes"). */
 export const CreateCheckinBody = Type.Object(
@@ -34,12 +40,21 @@ export const CreateCheckinBody = Type.Object(
     confidence: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1 }))),
     note: Type.Optional(Type.String({ maxLength: 2000 })),
   },
-  { additionalProperties: false },
+  {
+    title: 'CreateCheckinRequest',
+    examples: [
+      { key_result_id: 'kr_01JD3', value: 42, confidence: 0.7, note: 'Two pilots signed.' },
+    ],
+    additionalProperties: false,
+  },
 )
 
 /** The answer of `POST /v1/okr/checkins`: the check-in and its key result as it now stands. */
-export const CheckinCreated = Type.Object({
-  ...CheckinRecord.properties,
-  key_result: KeyResultRecord,
-  objective_progress: Type.Number({ minimum: 0, maximum: 1 }),
-})
+export const CheckinCreated = Type.Object(
+  {
+    ...CheckinRecord.properties,
+    key_result: KeyResultRecord,
+    objective_progress: Type.Number({ minimum: 0, maximum: 1 }),
+  },
+  { title: 'CheckinCreated' },
+)

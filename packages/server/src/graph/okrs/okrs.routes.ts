@@ -20,6 +20,7 @@ export function okrRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/okrs',
       {
         schema: {
+          operationId: 'listOkrs',
           summary: 'List OKRs',
           tags: ['okrs'],
           querystring: ListOkrsQuery,
@@ -46,6 +47,7 @@ export function okrRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/okr/checkins',
       {
         schema: {
+          operationId: 'createCheckin',
           summary: 'Log a check-in on a key result',
           description:
             "Sets the key result's current value and recomputes its objective's progress; answers with both.",

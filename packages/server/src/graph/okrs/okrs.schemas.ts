@@ -2,33 +2,39 @@ import Type from 'typebox'
 import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
 
 /** A key result inside its objective. */
-export const KeyResultItem = Type.Object({
-  id: Type.String(),
-  title: Type.String(),
-  start: Type.Number(),
-  target: Type.Number(),
-  current: Type.Number(),
-  unit: Type.String(),
-  progress: Type.Number({ minimum: 0, maximum: 1 }),
-})
+export const KeyResultItem = Type.Object(
+  {
+    id: Type.String(),
+    title: Type.String(),
+    start: Type.Number(),
+    target: Type.Number(),
+    current: Type.Number(),
+    unit: Type.String(),
+    progress: Type.Number({ minimum: 0, maximum: 1 }),
+  },
+  { title: 'OkrKeyResult' },
+)
 
 /** The OKR (objective) record (docs/api.md, "Records"). */
-export const OkrRecord = Type.Object({
-  ...RecordBase,
-  type: Type.Literal('okr'),
-  title: Type.String(),
-  session: Type.String(),
-  owner_id: Nullable(Type.String()),
-  team_id: Nullable(Type.String()),
-  project_id: Nullable(Type.String()),
-  visibility: Type.Enum(['workspace', 'private']),
-  progress: Type.Number({
-    minimum: 0,
-    maximum: 1,
-    description: 'Mean progress of the key results.',
-  }),
-  key_results: Type.Array(KeyResultItem),
-})
+export const OkrRecord = Type.Object(
+  {
+    ...RecordBase,
+    type: Type.Literal('okr'),
+    title: Type.String(),
+    session: Type.String(),
+    owner_id: Nullable(Type.String()),
+    team_id: Nullable(Type.String()),
+    project_id: Nullable(Type.String()),
+    visibility: Type.Enum(['workspace', 'private']),
+    progress: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: 'Mean progress of the key results.',
+    }),
+    key_results: Type.Array(KeyResultItem),
+  },
+  { title: 'Okr' },
+)
 
 /** Filters of `GET /v1/okrs`. */
 export const ListOkrsQuery = Type.Object(

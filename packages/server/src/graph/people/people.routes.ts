@@ -16,6 +16,7 @@ export function peopleRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/people',
       {
         schema: {
+          operationId: 'listPeople',
           summary: 'List people',
           tags: ['people'],
           querystring: ListPeopleQuery,
@@ -38,6 +39,7 @@ export function peopleRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/people/:id',
       {
         schema: {
+          operationId: 'getPerson',
           summary: 'Get a person',
           tags: ['people'],
           params: IdParams,
@@ -56,6 +58,7 @@ export function peopleRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/teams',
       {
         schema: {
+          operationId: 'listTeams',
           summary: 'List teams',
           tags: ['people'],
           querystring: ListTeamsQuery,

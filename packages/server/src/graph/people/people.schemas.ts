@@ -2,24 +2,32 @@ import Type from 'typebox'
 import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
 
 /** The person record (docs/api.md, "Records"). */
-export const PersonRecord = Type.Object({
-  ...RecordBase,
-  type: Type.Literal('person'),
-  name: Type.String(),
-  email: Nullable(
-    Type.String({ description: 'Shown to members only; null for guests and integrations.' }),
-  ),
-  role: Type.Enum(['owner', 'admin', 'member', 'guest']),
-  teams: Type.Array(Type.String(), { description: 'Teams of the person that the caller can see.' }),
-})
+export const PersonRecord = Type.Object(
+  {
+    ...RecordBase,
+    type: Type.Literal('person'),
+    name: Type.String(),
+    email: Nullable(
+      Type.String({ description: 'Shown to members only; null for guests and integrations.' }),
+    ),
+    role: Type.Enum(['owner', 'admin', 'member', 'guest']),
+    teams: Type.Array(Type.String(), {
+      description: 'Teams of the person that the caller can see.',
+    }),
+  },
+  { title: 'Person' },
+)
 
 /** The team record (docs/api.md, "Records"). */
-export const TeamRecord = Type.Object({
-  ...RecordBase,
-  type: Type.Literal('team'),
-  name: Type.String(),
-  member_ids: Type.Array(Type.String(), { description: 'Members the caller can see.' }),
-})
+export const TeamRecord = Type.Object(
+  {
+    ...RecordBase,
+    type: Type.Literal('team'),
+    name: Type.String(),
+    member_ids: Type.Array(Type.String(), { description: 'Members the caller can see.' }),
+  },
+  { title: 'Team' },
+)
 
 /** Filters of `GET /v1/people`. */
 export const ListPeopleQuery = Type.Object(

@@ -15,6 +15,7 @@ export function projectRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/projects',
       {
         schema: {
+          operationId: 'listProjects',
           summary: 'List projects',
           tags: ['projects'],
           querystring: ListProjectsQuery,

@@ -10,16 +10,19 @@ import { TaskRecord } from '../tasks/tasks.schemas.ts'
 import { WorkspaceRecord } from '../workspace/workspace.schemas.ts'
 
 /** Every record shape, told apart by `type`. */
-export const AnyRecordSchema = Type.Union([
-  WorkspaceRecord,
-  PersonRecord,
-  TeamRecord,
-  ProjectRecord,
-  CanvasRecord,
-  TaskRecord,
-  OkrRecord,
-  KeyResultRecord,
-  CheckinRecord,
-  CommentRecord,
-  ActivityRecord,
-])
+export const AnyRecordSchema = Type.Union(
+  [
+    WorkspaceRecord,
+    PersonRecord,
+    TeamRecord,
+    ProjectRecord,
+    CanvasRecord,
+    TaskRecord,
+    OkrRecord,
+    KeyResultRecord,
+    CheckinRecord,
+    CommentRecord,
+    ActivityRecord,
+  ],
+  { title: 'AnyRecord' },
+)

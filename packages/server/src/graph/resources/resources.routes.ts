@@ -29,6 +29,7 @@ export function resourceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/resources/:id',
       {
         schema: {
+          operationId: 'getResource',
           summary: 'Get any resource by id',
           tags: ['resources'],
           params: IdParams,
@@ -46,6 +47,7 @@ export function resourceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/resources/:id/links',
       {
         schema: {
+          operationId: 'listResourceLinks',
           summary: 'List the visible neighbours of a resource',
           tags: ['resources'],
           params: IdParams,
@@ -77,6 +79,7 @@ export function resourceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/resources/:id/comments',
       {
         schema: {
+          operationId: 'listResourceComments',
           summary: 'List the comments on a resource, oldest first',
           tags: ['comments'],
           params: IdParams,

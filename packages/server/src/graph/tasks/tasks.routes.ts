@@ -19,6 +19,7 @@ export function taskRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/tasks',
       {
         schema: {
+          operationId: 'listTasks',
           summary: 'List tasks',
           tags: ['tasks'],
           querystring: ListTasksQuery,
@@ -45,6 +46,7 @@ export function taskRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/tasks',
       {
         schema: {
+          operationId: 'createTask',
           summary: 'Create a task',
           tags: ['tasks'],
           headers: IdempotencyHeaders,
@@ -64,6 +66,7 @@ export function taskRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/tasks/:id/complete',
       {
         schema: {
+          operationId: 'completeTask',
           summary: 'Mark a task done',
           description: 'Completing a task that is already done changes nothing and answers 200.',
           tags: ['tasks'],

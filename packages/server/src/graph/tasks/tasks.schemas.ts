@@ -7,20 +7,23 @@ export const TASK_STATUSES = ['todo', 'in_progress', 'blocked', 'done'] as const
 /**
  * The task record (docs/api.md, "Records"). Link fields are null when they name something hidden.
  */
-export const TaskRecord = Type.Object({
-  ...RecordBase,
-  type: Type.Literal('task'),
-  title: Type.String(),
-  description: Type.String(),
-  status: Type.Enum([...TASK_STATUSES]),
-  due: Nullable(DateOnly),
-  assignee_id: Nullable(Type.String()),
-  parent_id: Nullable(Type.String()),
-  project_id: Nullable(Type.String()),
-  canvas_id: Nullable(Type.String()),
-  creator_id: Nullable(Type.String()),
-  completed_at: Nullable(Timestamp),
-})
+export const TaskRecord = Type.Object(
+  {
+    ...RecordBase,
+    type: Type.Literal('task'),
+    title: Type.String(),
+    description: Type.String(),
+    status: Type.Enum([...TASK_STATUSES]),
+    due: Nullable(DateOnly),
+    assignee_id: Nullable(Type.String()),
+    parent_id: Nullable(Type.String()),
+    project_id: Nullable(Type.String()),
+    canvas_id: Nullable(Type.String()),
+    creator_id: Nullable(Type.String()),
+    completed_at: Nullable(Timestamp),
+  },
+  { title: 'Task' },
+)
 
 /** Filters of `GET /v1/tasks`. */
 export const ListTasksQuery = Type.Object(
@@ -66,5 +69,9 @@ export const CreateTaskBody = Type.Object(
     due: Type.Optional(Nullable(DateOnly)),
     status: Type.Optional(Type.Enum([...TASK_STATUSES], { default: 'todo' })),
   },
-  { additionalProperties: false },
+  {
+    title: 'CreateTaskRequest',
+    examples: [{ title: 'Draft the launch checklist', project_id: 'prj_01JD3', due: '2026-12-01' }],
+    additionalProperties: false,
+  },
 )

@@ -12,6 +12,7 @@ export function workspaceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       '/v1/workspace',
       {
         schema: {
+          operationId: 'getWorkspace',
           summary: 'Get the workspace of the token',
           tags: ['workspace'],
           response: { 200: WorkspaceRecord },

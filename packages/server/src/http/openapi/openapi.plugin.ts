@@ -1,7 +1,8 @@
 import swagger from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
-import { SCOPES, type ScopeRequirement } from '../access/scopes.ts'
-import { ProblemSchema } from './schemas.ts'
+import type { ScopeRequirement } from '../../access/scopes.ts'
+import { ProblemSchema } from '../schemas.ts'
+import { finishDocument } from './finish-document.ts'
 
 // Per-kind scopes become alternatives: a token with any one of them may call the route (for ids of
 // that kind).
@@ -30,6 +31,9 @@ function securityOf(scopes: ScopeRequirement) {
 export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
   app.addHook('onRoute', (route) => {
     const scopes = route.config?.scopes
+    const schema = route.schema as { hide?: boolean; operationId?: string } | undefined
+    if (!schema?.hide && !schema?.operationId)
+      throw new Error(`${route.method} ${route.url} must declare schema.operationId (or hide)`)
     route.schema = {
       ...route.schema,
       ...(scopes ? securityOf(scopes) : { security: [] }),
@@ -50,16 +54,13 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
           'The work of a workspace as one permission-aware graph. Every response contains only what the token owner could open.',
       },
       servers: [{ url: publicUrl }],
-      components: {
-        securitySchemes: {
-          bearerAuth: {
-            type: 'http',
-            scheme: 'bearer',
-            description: `API key (wg_key_…), workspace token (wg_wst_…) or OAuth access token. Scopes: ${Object.keys(SCOPES).join(', ')}.`,
-          },
-        },
-      },
+      // The generator needs the scheme the routes name; finishDocument declares both schemes.
+      components: { securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } } },
     },
+    // OpenAPI 3.1 is JSON Schema 2020-12: `const` stays as TypeBox writes it.
+    convertConstToEnum: false,
+    transformObject: (documents) =>
+      finishDocument((documents as { openapiObject: unknown }).openapiObject, publicUrl),
   })
   app.get('/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async () =>
     app.swagger(),
