@@ -65,7 +65,9 @@ export const ProblemSchema = Type.Object(
     errors: Type.Optional(
       Type.Array(
         Type.Object({
-          path: Type.String({ description: 'A JSON pointer into the request, such as /body/due.' }),
+          path: Type.String({
+            description: 'A JSON pointer into the body or the query, such as /due.',
+          }),
           message: Type.String(),
         }),
       ),

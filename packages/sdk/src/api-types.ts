@@ -1,0 +1,67 @@
+import type { components, operations } from './generated/openapi.ts'
+
+type Schemas = components['schemas']
+
+/** The query parameters of an operation, without paging (lists page by themselves). */
+export type ListParams<Op extends keyof operations> = Omit<
+  NonNullable<operations[Op]['parameters']['query']>,
+  'cursor'
+>
+
+/** The JSON body of an operation's request. */
+export type BodyOf<Op extends keyof operations> =
+  NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer B } }
+    ? B
+    : never
+
+/** A task record. */
+export type Task = Schemas['Task']
+/** A task's status. */
+export type TaskStatus = Task['status']
+/** A project record. */
+export type Project = Schemas['Project']
+/** A canvas record (its metadata). */
+export type Canvas = Schemas['Canvas']
+/** A comment record. */
+export type Comment = Schemas['Comment']
+/** An objective with its key results. */
+export type Okr = Schemas['Okr']
+/** A check-in, with its key result and the objective's progress as they now stand. */
+export type CheckinCreated = Schemas['CheckinCreated']
+/** A person of the directory. */
+export type Person = Schemas['Person']
+/** A team of the directory. */
+export type Team = Schemas['Team']
+/** The workspace record. */
+export type Workspace = Schemas['Workspace']
+/** An entry of the activity stream. */
+export type ActivityEntry = Schemas['ActivityEntry']
+/** Any record, told apart by `type`. */
+export type AnyRecord = Schemas['AnyRecord']
+/** A neighbour of a resource. */
+export type Link = Schemas['Link']
+/** The answer of a search: hits, what the query became, and the budget used. */
+export type SearchResult = Schemas['SearchResult']
+/** One search hit. */
+export type SearchHit = Schemas['SearchHit']
+/** A cited summary of a resource, sized to a token budget. */
+export type Summary = Schemas['Summary']
+/** A webhook endpoint. */
+export type WebhookEndpoint = Schemas['WebhookEndpoint']
+/** A webhook endpoint as created: with its secret, shown only then. */
+export type CreatedWebhookEndpoint = Schemas['CreatedWebhookEndpoint']
+/** A delivery of an event to an endpoint, with its attempts. */
+export type WebhookDelivery = Schemas['WebhookDelivery']
+/** A delivery with the exact requests sent and the answers received. */
+export type WebhookDeliveryDetail = Schemas['WebhookDeliveryDetail']
+/** A new signing secret and when the previous one stops being used. */
+export type RotatedWebhookSecret = Schemas['RotatedWebhookSecret']
+
+/** Every event a webhook endpoint can receive, told apart by `type`. */
+export type WorkgraphEvent =
+  | Schemas['TaskCreatedEvent']
+  | Schemas['TaskCompletedEvent']
+  | Schemas['CommentCreatedEvent']
+  | Schemas['CanvasUpdatedEvent']
+  | Schemas['OkrCheckinEvent']
+  | Schemas['WebhookTestEvent']
