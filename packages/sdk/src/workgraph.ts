@@ -22,6 +22,8 @@ export interface WorkgraphOptions {
   baseUrl: string
   /** Retries after the first try of a call (default 3; 0 turns them off). */
   maxRetries?: number
+  /** The longest `Retry-After` (ms) waited for; a longer one throws at once (default 60 s). */
+  maxRetryAfterMs?: number
   /** Each try's time limit in ms (default 30 s). */
   timeoutMs?: number
   /** A fetch to use instead of the global one (for proxies or tests). */
@@ -58,7 +60,10 @@ export class Workgraph {
       baseUrl: options.baseUrl,
       token: options.apiKey,
       fetch: fetch.bind(globalThis),
-      retries: { ...DEFAULT_RETRIES, maxRetries: options.maxRetries ?? DEFAULT_RETRIES.maxRetries },
+      retries: {
+        maxRetries: options.maxRetries ?? DEFAULT_RETRIES.maxRetries,
+        maxRetryAfterMs: options.maxRetryAfterMs ?? DEFAULT_RETRIES.maxRetryAfterMs,
+      },
       timeoutMs: options.timeoutMs ?? 30_000,
     })
     this.tasks = new Tasks(this.#transport)
