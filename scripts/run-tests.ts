@@ -33,6 +33,8 @@ function runSuite(engine: string, env: Record<string, string>): Promise<number> 
   const child = spawn(
     process.execPath,
     [
+      // In this repository @workgraph/sdk resolves to its TypeScript source (examples use it).
+      '--conditions=workgraph:source',
       '--test',
       `--test-concurrency=${concurrency}`,
       '--test-reporter=spec',
