@@ -8,6 +8,7 @@ import { METADATA_PATHS, OAUTH_ROUTES } from '../src/oauth/oauth-routes.ts'
 import { importOk, tokenOf, webhookBundle } from './harness/bundles.ts'
 import { anyRequest } from './harness/malformed/any-request.ts'
 import type { FuzzContext, FuzzRequest } from './harness/malformed/fuzz-request.ts'
+import { inlineRefs } from './harness/malformed/inline-refs.ts'
 import { rawHttpRequest } from './harness/malformed/raw-http-request.ts'
 import { pkcePair } from './harness/oauth-client-requests.ts'
 import { type RawResponse, rawRequest } from './harness/raw-http.ts'
@@ -64,7 +65,7 @@ before(async () => {
   port = (t.app.server.address() as AddressInfo).port
   ctx = {
     routes: routeList(t.app),
-    openapi: t.app.swagger(),
+    openapi: inlineRefs(t.app.swagger()),
     token,
     ids,
     oauth: {
