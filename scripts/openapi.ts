@@ -4,7 +4,7 @@
  */
 import { writeFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { generateOpenApiDocument } from '../packages/server/src/http/openapi/openapi-document.ts'
+import { generateOpenApiDocument } from '../packages/server/src/openapi-document.ts'
 
 const target = resolve(import.meta.dirname, '../docs/openapi.json')
 writeFileSync(target, `${JSON.stringify(await generateOpenApiDocument(), null, 2)}\n`)

@@ -1,4 +1,4 @@
-import { OAUTH_ROUTES, RESOURCE_METADATA_PATH } from '../../oauth/oauth-routes.ts'
+import { OAUTH_ROUTES, RESOURCE_METADATA_PATH } from '../oauth/oauth-routes.ts'
 
 // An OAuth error body (RFC 6749 §5.2): the authorization server's own format, not problem+json.
 const OAuthError = {

@@ -1,10 +1,10 @@
 import { PGlite } from '@electric-sql/pglite'
-import { buildApp } from '../../app.ts'
-import { createAppDeps } from '../../app-deps.ts'
-import { loadConfig } from '../../config.ts'
-import { openDatabase } from '../../db/connect.ts'
-import { migrateToLatest } from '../../db/migrate.ts'
-import { systemClock } from '../../lib/clock.ts'
+import { buildApp } from './app.ts'
+import { createAppDeps } from './app-deps.ts'
+import { loadConfig } from './config.ts'
+import { openDatabase } from './db/connect.ts'
+import { migrateToLatest } from './db/migrate.ts'
+import { systemClock } from './lib/clock.ts'
 
 /** The server address the committed document names (the address `npm start` listens on). */
 export const DOCUMENT_PUBLIC_URL = 'http://127.0.0.1:8080'
