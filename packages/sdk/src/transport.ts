@@ -40,15 +40,21 @@ export interface ApiRequest {
   options?: RequestOptions
 }
 
-const sleep = (ms: number, signal: AbortSignal | undefined) =>
-  new Promise<void>((resolve, reject) => {
+// Waits `ms`, or rejects as soon as `signal` aborts; leaves no listener behind either way.
+function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason)
-    const timer = setTimeout(resolve, ms)
-    signal?.addEventListener('abort', () => {
+    const onAbort = () => {
       clearTimeout(timer)
-      reject(signal.reason)
-    })
+      reject(signal?.reason)
+    }
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    signal?.addEventListener('abort', onAbort, { once: true })
   })
+}
 
 /** Sends requests: authentication, JSON, idempotency keys, retries with backoff and errors. */
 export class Transport {
