@@ -128,8 +128,10 @@ export class Transport {
   }
 }
 
-// AbortSignal.any is newer than Node 18; this is its small equivalent.
+// AbortSignal.any where the runtime has it (it lets go of its listeners); Node 18 lacks it.
 function anySignal(signals: AbortSignal[]): AbortSignal {
+  const native = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any
+  if (native) return native(signals)
   const controller = new AbortController()
   for (const signal of signals) {
     if (signal.aborted) {
