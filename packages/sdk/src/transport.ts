@@ -130,8 +130,7 @@ export class Transport {
 
 // AbortSignal.any where the runtime has it (it lets go of its listeners); Node 18 lacks it.
 function anySignal(signals: AbortSignal[]): AbortSignal {
-  const native = (AbortSignal as { any?: (signals: AbortSignal[]) => AbortSignal }).any
-  if (native) return native(signals)
+  if (typeof AbortSignal.any === 'function') return AbortSignal.any(signals)
   const controller = new AbortController()
   for (const signal of signals) {
     if (signal.aborted) {
