@@ -21,6 +21,8 @@ export interface ImportOptions {
   now?: Date
   /** Called as rows are written: done and total row counts. */
   onProgress?: (done: number, total: number) => void
+  /** Called as each phase starts: `validating`, `writing tasks`, `indexing for search`, …. */
+  onPhase?: (phase: string) => void
   /** Ids for the bundle's keys; random by default. Tests import one world twice with equal ids. */
   makeId?: IdMaker
 }
@@ -59,6 +61,7 @@ export async function importBundle(
   input: unknown,
   options: ImportOptions = {},
 ): Promise<ImportOutcome> {
+  options.onPhase?.('validating')
   const validation = validateBundle(input)
   if (!validation.ok) return validation
   const plan = planImport(
@@ -67,6 +70,7 @@ export async function importBundle(
     options.now ?? new Date(),
     options.makeId,
   )
+  if (plan.passwords.size > 0) options.onPhase?.('hashing passwords')
   const hashes = new Map(
     await Promise.all(
       [...plan.passwords].map(
@@ -84,6 +88,7 @@ export async function importBundle(
       const rows = (plan.tables[table] ?? []) as Insertable<Database[typeof table]>[]
       const first = rows[0]
       if (!first) continue
+      options.onPhase?.(`writing ${table.replaceAll('_', ' ')}`)
       const batch = Math.max(1, Math.floor(PARAMETERS_PER_BATCH / Object.keys(first).length))
       for (let i = 0; i < rows.length; i += batch) {
         const slice = rows.slice(i, i + batch).map((row) => serialize(table, row))
@@ -95,6 +100,7 @@ export async function importBundle(
         options.onProgress?.(done, total)
       }
     }
+    options.onPhase?.('indexing for search')
     await syncResourceIndex(trx, plan.workspaceId, { all: true })
   })
   return { ok: true, result: { workspace_id: plan.workspaceId, ids: plan.ids, ...plan.secrets } }

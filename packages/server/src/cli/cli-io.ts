@@ -10,6 +10,9 @@ export interface CliIO {
 /** A usage error: printed with the command's help, exit status 2. */
 export class UsageError extends Error {}
 
+/** A command that could not do its work for a reason the user can fix: one line, exit status 1. */
+export class CommandFailure extends Error {}
+
 /** The process's own streams and environment. */
 export function processIO(): CliIO {
   return { stdout: process.stdout, stderr: process.stderr, env: process.env, stdin: process.stdin }

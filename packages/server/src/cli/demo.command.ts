@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { demoBundle } from '../bundle/demo/demo-bundle.ts'
 import { scaledBundle } from '../bundle/demo/scaled-bundle.ts'
-import { type CliIO, UsageError } from './cli-io.ts'
+import { type CliIO, CommandFailure, UsageError } from './cli-io.ts'
 
 /** `workgraph demo [--out FILE] [--scale N] [--seed S] [--today YYYY-MM-DD]`: writes a bundle. */
 export async function demoCommand(args: string[], io: CliIO): Promise<number> {
@@ -30,7 +30,11 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
   }
   const json = `${JSON.stringify(bundle, null, values.scale ? 0 : 2)}\n`
   if (values.out) {
-    writeFileSync(values.out, json)
+    try {
+      writeFileSync(values.out, json)
+    } catch (error) {
+      throw new CommandFailure(`Cannot write ${values.out}: ${(error as Error).message}`)
+    }
     io.stderr.write(`Wrote ${values.out} (${(json.length / 1024).toFixed(0)} KiB).\n`)
   } else {
     io.stdout.write(json)

@@ -39,16 +39,24 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
 
   const handle = await openMigratedDatabase(config)
   try {
-    const bar = progressBar(io.stderr, 'Importing')
+    // With --json, standard error carries only a JSON error, so a script can parse it.
+    const bar = progressBar(values.json ? { write: () => true } : io.stderr, 'Importing')
     const started = performance.now()
-    const outcome = await importBundle(handle.db, input, { onProgress: bar.update })
-    bar.finish()
-    if (!outcome.ok) return reportProblems(io, values.json, outcome.problems)
+    const outcome = await importBundle(handle.db, input, {
+      onProgress: bar.update,
+      onPhase: bar.phase,
+    })
+    if (!outcome.ok) {
+      bar.finish()
+      return reportProblems(io, values.json, outcome.problems)
+    }
+    bar.phase('analyzing')
     // Fresh statistics for the planner, and GIN pending lists merged into their indexes (until a
     // vacuum, every ACL and full-text lookup scans the whole list); PGlite has no autovacuum.
     await sql`vacuum analyze`.execute(handle.db)
     // PGlite keeps a large WAL after a bulk load until a checkpoint.
     if (handle.engine === 'pglite') await sql`checkpoint`.execute(handle.db)
+    bar.finish()
     const { result } = outcome
     if (values.json) {
       io.stdout.write(`${JSON.stringify(result, null, 2)}\n`)

@@ -1,6 +1,8 @@
+import packageJson from '../../package.json' with { type: 'json' }
 import { ConfigError } from '../config.ts'
 import { DataDirLockedError } from '../db/embedded-lock.ts'
-import { type CliIO, UsageError } from './cli-io.ts'
+import { type CliIO, CommandFailure, UsageError } from './cli-io.ts'
+import { commandHelpText, overviewText } from './command-help.ts'
 import { demoCommand } from './demo.command.ts'
 import { importCommand } from './import.command.ts'
 import { mcpCommand } from './mcp.command.ts'
@@ -10,25 +12,8 @@ import { serveCommand } from './serve.command.ts'
 import { userCommand } from './user.command.ts'
 import { workerCommand } from './worker.command.ts'
 
-const HELP = `workgraph: the Workgraph API server and its tools
-
-Usage:
-  workgraph serve   [--port 8080] [--host 127.0.0.1] [--data DIR | --database-url URL] [--demo]
-  workgraph import  FILE [--data DIR | --database-url URL] [--json]
-  workgraph demo    [--out FILE] [--scale N] [--seed S] [--today YYYY-MM-DD]
-  workgraph migrate [--data DIR | --database-url URL]
-  workgraph worker  [--data DIR | --database-url URL] [--once]   (delivers webhooks)
-  workgraph oauth-client create --name NAME --redirect-uri URI [--redirect-uri URI…]
-                    [--confidential] [--workspace wsp_…] [--json] [--data DIR | --database-url URL]
-  workgraph user set-password --email EMAIL [--workspace wsp_…] [--data DIR | --database-url URL]
-                    (reads the password from standard input)
-  workgraph mcp     (MCP over stdio, relayed to WORKGRAPH_URL with WORKGRAPH_API_KEY)
-
-Without --database-url (or DATABASE_URL) the embedded database in --data (default ./.workgraph)
-is used. Every setting is described in docs/configuration.md.
-`
-
-const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> = {
+/** Every command, by name (each has its help in command-help.ts). */
+export const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> = {
   serve: serveCommand,
   import: importCommand,
   demo: demoCommand,
@@ -39,33 +24,54 @@ const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> =
   mcp: mcpCommand,
 }
 
+const HELP_FLAGS = new Set(['--help', '-h', 'help'])
+const VERSION_FLAGS = new Set(['--version', '-v'])
+
+// The kind of an expected failure, as `--json` names it, and its exit status.
+function classify(error: unknown): { code: string; status: number } | undefined {
+  if (error instanceof UsageError || error instanceof ConfigError)
+    return { code: 'usage_error', status: 2 }
+  if (String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS'))
+    return { code: 'usage_error', status: 2 }
+  if (error instanceof DataDirLockedError) return { code: 'data_dir_locked', status: 1 }
+  if (error instanceof CommandFailure) return { code: 'failed', status: 1 }
+  return undefined
+}
+
 /** Runs one CLI command and returns its exit status: 0 success, 1 failure, 2 usage error. */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [name, ...args] = argv
-  if (name === undefined || name === 'help' || name === '--help' || name === '-h') {
-    io.stdout.write(HELP)
+  if (argv.some((arg) => VERSION_FLAGS.has(arg))) {
+    io.stdout.write(`workgraph ${packageJson.version}\n`)
+    return 0
+  }
+  if (name === undefined || HELP_FLAGS.has(name)) {
+    io.stdout.write(overviewText())
     return name === undefined ? 2 : 0
   }
   const command = COMMANDS[name]
   if (!command) {
-    io.stderr.write(`Unknown command "${name}".\n\n${HELP}`)
+    io.stderr.write(`Unknown command "${name}".\n\n${overviewText()}`)
     return 2
   }
+  if (args.some((arg) => HELP_FLAGS.has(arg) && arg !== 'help')) {
+    io.stdout.write(commandHelpText(name))
+    return 0
+  }
+  const json = args.includes('--json')
   try {
     return await command(args, io)
   } catch (error) {
-    if (
-      error instanceof UsageError ||
-      error instanceof ConfigError ||
-      String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS')
-    ) {
-      io.stderr.write(`${(error as Error).message}\n\n${HELP}`)
-      return 2
+    const known = classify(error)
+    const message = (error as Error).message
+    if (json) {
+      // A script reading --json output gets every error in the same form, even an unexpected one.
+      const code = known?.code ?? 'internal_error'
+      io.stderr.write(`${JSON.stringify({ error: { code, message } })}\n`)
+      return known?.status ?? 1
     }
-    if (error instanceof DataDirLockedError) {
-      io.stderr.write(`${error.message}\n`)
-      return 1
-    }
-    throw error
+    if (!known) throw error
+    io.stderr.write(known.status === 2 ? `${message}\n\n${commandHelpText(name)}` : `${message}\n`)
+    return known.status
   }
 }

@@ -1,0 +1,122 @@
+/** One command's help: what it does, how to call it, and each option in a line. */
+interface CommandHelp {
+  summary: string
+  usage: string[]
+  options: [flag: string, meaning: string][]
+}
+
+const DATABASE: [string, string][] = [
+  ['--data DIR', 'the embedded database folder (default ./.workgraph)'],
+  ['--database-url URL', 'PostgreSQL instead (or DATABASE_URL)'],
+]
+
+/** The help of every command, the single source of `workgraph --help` and `<command> --help`. */
+export const COMMAND_HELP: Record<string, CommandHelp> = {
+  serve: {
+    summary: 'Runs the API, the dashboard and the webhook dispatcher until SIGTERM or SIGINT.',
+    usage: ['serve   [--port 8080] [--host 127.0.0.1] [--data DIR | --database-url URL] [--demo]'],
+    options: [
+      ['--port N', 'the port to listen on (default 8080, or PORT)'],
+      ['--host H', 'the address to listen on (default 127.0.0.1, or HOST)'],
+      ...DATABASE,
+      ['--demo', 'import the demo workspace first if there is none, and print a key to try'],
+    ],
+  },
+  import: {
+    summary:
+      'Imports a workspace bundle in one transaction, or lists every problem and writes nothing.',
+    usage: ['import  FILE [--data DIR | --database-url URL] [--json]'],
+    options: [
+      ['FILE', 'the bundle (docs/bundles.md); `workgraph demo` writes an example'],
+      ...DATABASE,
+      ['--json', 'print the ids and the secrets it created as JSON (errors too)'],
+    ],
+  },
+  demo: {
+    summary: 'Writes the demo workspace as a bundle, or a generated one of any size.',
+    usage: ['demo    [--out FILE] [--scale N] [--seed S] [--today YYYY-MM-DD]'],
+    options: [
+      ['--out FILE', 'write to FILE instead of standard output'],
+      ['--scale N', 'a generated workspace of about N items (10 to 5,000,000)'],
+      ['--seed S', 'the seed of the random choices, for the same bundle again'],
+      ['--today YYYY-MM-DD', 'the date the bundle is written around (default today)'],
+    ],
+  },
+  migrate: {
+    summary: 'Applies pending schema migrations (serve does it too, at start).',
+    usage: ['migrate [--data DIR | --database-url URL]'],
+    options: DATABASE,
+  },
+  worker: {
+    summary: 'Delivers webhooks from a separate process; run as many as you like.',
+    usage: ['worker  [--data DIR | --database-url URL] [--once]'],
+    options: [...DATABASE, ['--once', 'deliver what is due now, then exit']],
+  },
+  'oauth-client': {
+    summary:
+      'Registers an OAuth app (docs/oauth.md); the secret of a confidential one is shown once.',
+    usage: [
+      'oauth-client create --name NAME --redirect-uri URI [--redirect-uri URI…]',
+      '                    [--confidential] [--workspace wsp_…] [--json] [--data DIR | --database-url URL]',
+    ],
+    options: [
+      ['--name NAME', 'the name people see on the consent page'],
+      ['--redirect-uri URI', 'an exact redirect URI; repeat for several'],
+      ['--confidential', 'a server-side app with a secret (default: public, PKCE only)'],
+      ['--workspace wsp_…', "only this workspace's people may authorize it"],
+      ['--json', 'print the client as JSON (errors too)'],
+      ...DATABASE,
+    ],
+  },
+  user: {
+    summary:
+      'Sets the password a person signs in with, read from standard input; ends their sessions.',
+    usage: [
+      'user    set-password --email EMAIL [--workspace wsp_…] [--data DIR | --database-url URL]',
+    ],
+    options: [
+      ['--email EMAIL', 'the person'],
+      ['--workspace wsp_…', 'which workspace, when the email is in several'],
+      ...DATABASE,
+    ],
+  },
+  mcp: {
+    summary:
+      'The MCP tools over stdio, relayed to WORKGRAPH_URL with WORKGRAPH_API_KEY (docs/mcp.md).',
+    usage: ['mcp'],
+    options: [],
+  },
+}
+
+/** `workgraph <command> --help`. */
+export function commandHelpText(name: string): string {
+  const help = COMMAND_HELP[name]
+  if (!help) throw new Error(`no help for ${name}`)
+  const width = Math.max(0, ...help.options.map(([flag]) => flag.length))
+  return [
+    `workgraph ${name}: ${help.summary}`,
+    '',
+    'Usage:',
+    ...help.usage.map((line) => `  workgraph ${line}`),
+    ...(help.options.length > 0 ? ['', 'Options:'] : []),
+    ...help.options.map(([flag, meaning]) => `  ${flag.padEnd(width)}  ${meaning}`),
+    '',
+  ].join('\n')
+}
+
+/** `workgraph --help`: every command's usage. */
+export function overviewText(): string {
+  return [
+    'workgraph: the Workgraph API server and its tools',
+    '',
+    'Usage:',
+    ...Object.values(COMMAND_HELP).flatMap((help) =>
+      help.usage.map((line) => `  workgraph ${line}`),
+    ),
+    '',
+    '`workgraph <command> --help` explains a command; `workgraph --version` prints the version.',
+    'Without --database-url (or DATABASE_URL) the embedded database in --data (default ./.workgraph)',
+    'is used. Every setting is described in docs/configuration.md.',
+    '',
+  ].join('\n')
+}
