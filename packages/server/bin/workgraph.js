@@ -6,7 +6,7 @@ const [major, minor] = process.versions.node.split('.').map(Number)
 if (major < 22 || (major === 22 && minor < 18) || (major === 23 && minor < 6)) {
   process.stderr.write(
     `workgraph needs Node.js 22.18 or newer; this is ${process.versions.node}. ` +
-      "Run it as `npx workgraph` in the project (npm ci installs Node 24 there), or install Node.js 22.18+.\n",
+      'Run it as `npx workgraph` in the project (npm ci installs Node 24 there), or install Node.js 22.18+.\n',
   )
   process.exit(1)
 }
