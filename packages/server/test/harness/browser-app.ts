@@ -86,6 +86,9 @@ const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
  * context must bypass the CSP, which (rightly) forbids the injected script.
  */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  // A click that navigates returns once the next page starts loading; injecting then can find a
+  // document with no head yet (seen once in CI), so wait for the page to be whole.
+  await page.waitForLoadState('load')
   await page.addScriptTag({ path: AXE_PATH })
   const violations = await page.evaluate(async () => {
     // biome-ignore lint/suspicious/noExplicitAny: axe and the document are the page's globals
