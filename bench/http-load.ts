@@ -11,16 +11,24 @@ export interface Load {
   failures: number
 }
 
-/** Loads one route for `duration` seconds after a 2-second warm-up that is discarded. */
+/**
+ * Loads one route for `duration` seconds after a 2-second warm-up that is discarded; with a
+ * `body`, every request POSTs it as JSON.
+ */
 export async function loadRoute(
   url: string,
   token: string | undefined,
   options: { duration: number; connections: number },
+  body?: Record<string, unknown>,
 ): Promise<Load> {
   const request = {
     url,
     connections: options.connections,
-    headers: token ? { authorization: `Bearer ${token}` } : {},
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body ? { 'content-type': 'application/json' } : {}),
+    },
+    ...(body ? { method: 'POST' as const, body: JSON.stringify(body) } : {}),
   }
   await autocannon({ ...request, duration: 2 })
   const result = await autocannon({ ...request, duration: options.duration })
@@ -74,16 +82,26 @@ function loadOf(result: autocannon.Result): Load {
 }
 
 /** A `workgraph serve` process on a random port, started and waited for. */
-export async function startServer(main: string, args: string[], secret: string) {
+export function startServer(main: string, args: string[], secret: string) {
+  return startListening((port) => [main, 'serve', '--port', String(port), ...args], {
+    WORKGRAPH_SECRET: secret,
+    LOG_LEVEL: 'warn',
+    RATE_LIMIT_READS_PER_MINUTE: '10000000',
+    RATE_LIMIT_WRITES_PER_MINUTE: '10000000',
+  })
+}
+
+/**
+ * A Node process serving HTTP on a random port (the service, or the bench's baseline route),
+ * started and waited for: it prints `listening on` once it accepts requests.
+ */
+export async function startListening(
+  argsFor: (port: number) => string[],
+  env: Record<string, string> = {},
+) {
   const port = 18_000 + Math.floor(Math.random() * 1000)
-  const server = spawn(process.execPath, [main, 'serve', '--port', String(port), ...args], {
-    env: {
-      ...process.env,
-      WORKGRAPH_SECRET: secret,
-      LOG_LEVEL: 'warn',
-      RATE_LIMIT_READS_PER_MINUTE: '10000000',
-      RATE_LIMIT_WRITES_PER_MINUTE: '10000000',
-    },
+  const server = spawn(process.execPath, argsFor(port), {
+    env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   await new Promise<void>((ready, fail) => {
@@ -96,13 +114,19 @@ export async function startServer(main: string, args: string[], secret: string) 
   })
   return {
     base: `http://127.0.0.1:${port}`,
-    peakRssMb: () =>
-      Number(/VmHWM:\s+(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, 'utf8'))?.[1] ?? 0) /
-      1024,
+    peakRssMb: () => statusMb(server.pid, 'VmHWM'),
+    /** Resident memory now, in MB. */
+    rssMb: () => statusMb(server.pid, 'VmRSS'),
     stop: () =>
       new Promise<void>((done) => {
         server.on('exit', () => done())
         server.kill('SIGTERM')
       }),
   }
+}
+
+// A memory figure of /proc/<pid>/status (kB there), in MB.
+function statusMb(pid: number | undefined, field: 'VmHWM' | 'VmRSS'): number {
+  const status = readFileSync(`/proc/${pid}/status`, 'utf8')
+  return Number(new RegExp(`${field}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024
 }

@@ -1,6 +1,8 @@
 /**
  * Runs `workgraph import … --json` in this process and prints what it created with the time it
- * took and this process's peak memory: the benchmark starts one per engine.
+ * took and this process's peak memory: the benchmark starts one per engine. The bench's people
+ * are u0, u1, u2 and u5 of a generated bundle; `BENCH_PEOPLE` (`u0=ada,u1=farid,…`) names
+ * other bundle keys for them (the demo workspace).
  */
 import { runCli } from '../packages/server/src/cli/run-cli.ts'
 
@@ -24,7 +26,13 @@ process.stdout.write(
     result: {
       workspace_id: result.workspace_id,
       api_keys: result.api_keys,
-      ids: { u0: result.ids.u0, u1: result.ids.u1, u2: result.ids.u2, u5: result.ids.u5 },
+      ids: Object.fromEntries(benchPeople().map(([as, key]) => [as, result.ids[key]])),
     },
   }),
 )
+
+// [bench name, bundle key] of the four people the bench reads as.
+function benchPeople(): [string, string][] {
+  const named = process.env.BENCH_PEOPLE ?? 'u0=u0,u1=u1,u2=u2,u5=u5'
+  return named.split(',').map((pair) => pair.split('=') as [string, string])
+}

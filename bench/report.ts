@@ -10,6 +10,8 @@ export interface EngineResult {
   importPeakRssMb: number
   dataMb: number
   servePeakMb: number
+  /** The server's resident memory once the HTTP load is over. */
+  serveRssMb: number
   routes: { name: string; load: Load }[]
   lists: ListQueryResult[]
   search: SearchResult[]
@@ -20,27 +22,30 @@ const fmt = (n: number, digits = 1) => n.toFixed(digits)
 
 /** The benchmark's results as Markdown tables, each number beside its baseline. */
 export function formatReport(
-  scale: number,
+  scale: string,
   http: { duration: number; connections: number },
   results: EngineResult[],
 ): string {
   const lines = [
-    `Workgraph benchmark: ${scale} items; HTTP: autocannon, ${http.connections} connections × ${http.duration} s; Node ${process.version}`,
+    `Workgraph benchmark: ${scale === 'demo' ? 'the demo workspace' : `${scale} items`}; HTTP: autocannon, ${http.connections} connections × ${http.duration} s; Node ${process.version}`,
     '',
-    '| engine | import s | import peak RSS MB | data MB | serve peak RSS MB |',
-    '|---|---|---|---|---|',
+    '| engine | import s | import peak RSS MB | data MB | serve peak RSS MB | serve RSS after load MB |',
+    '|---|---|---|---|---|---|',
     ...results.map(
       (r) =>
-        `| ${r.engine} | ${fmt(r.importSeconds)} | ${fmt(r.importPeakRssMb, 0)} | ${fmt(r.dataMb, 0)} | ${fmt(r.servePeakMb, 0)} |`,
+        `| ${r.engine} | ${fmt(r.importSeconds)} | ${fmt(r.importPeakRssMb, 0)} | ${fmt(r.dataMb, 0)} | ${fmt(r.servePeakMb, 0)} | ${fmt(r.serveRssMb, 0)} |`,
     ),
     '',
-    '| engine | route | req/s | p50 ms | p97.5 ms | p99 ms | throughput ÷ bare | failures |',
-    '|---|---|---|---|---|---|---|---|',
+    '| engine | route | req/s | p50 ms | p97.5 ms | p99 ms | throughput ÷ bare | ÷ baseline route | failures |',
+    '|---|---|---|---|---|---|---|---|---|',
     ...results.flatMap((r) => {
       const bare = r.routes[0]?.load.requestsPerSecond ?? 1
+      const baseline = r.routes.find(({ name }) => name.includes('baseline'))?.load
+      const toBaseline = (load: Load) =>
+        baseline ? fmt(load.requestsPerSecond / baseline.requestsPerSecond, 3) : '–'
       return r.routes.map(
         ({ name, load }) =>
-          `| ${r.engine} | ${name} | ${fmt(load.requestsPerSecond, 0)} | ${load.p50} | ${load.p97_5} | ${load.p99} | ${fmt(load.requestsPerSecond / bare, 3)} | ${load.failures} |`,
+          `| ${r.engine} | ${name} | ${fmt(load.requestsPerSecond, 0)} | ${load.p50} | ${load.p97_5} | ${load.p99} | ${fmt(load.requestsPerSecond / bare, 3)} | ${toBaseline(load)} | ${load.failures} |`,
       )
     }),
     '',

@@ -4,7 +4,7 @@
  * measures lists, search and summaries in-process, with and without the permission predicate.
  * Every number is reported next to a baseline from the same run, as a ratio (bench/README.md).
  *
- *   npm run bench -- [--scale 100000] [--duration 10] [--connections 10] [--engines pglite,postgres]
+ *   npm run bench -- [--scale 100000|demo] [--duration 10] [--connections 10] [--engines pglite,postgres]
  *                    [--iterations 100] [--skip-http]
  *
  * Above 200,000 items the workspace is generated and imported in memory by a child process (its
@@ -17,10 +17,17 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { scaledBundle } from '../packages/server/src/bundle/demo/scaled-bundle.ts'
+import { demoBenchBundle } from './demo-bench-bundle.ts'
 import { openDatabase } from '../packages/server/src/db/connect.ts'
 import { DEFAULT_SUMMARY_TOKENS } from '../packages/server/src/summaries/summary.schemas.ts'
 import { openDemoWorld } from './demo-world.ts'
-import { type Load, loadRoute, loadTaskCreation, startServer } from './http-load.ts'
+import {
+  type Load,
+  loadRoute,
+  loadTaskCreation,
+  startListening,
+  startServer,
+} from './http-load.ts'
 import { benchListQueries } from './list-queries.ts'
 import { formatRelevance, relevanceOn } from './relevance/relevance.ts'
 import { type EngineResult, formatReport } from './report.ts'
@@ -38,7 +45,9 @@ const { values } = parseArgs({
     'skip-http': { type: 'boolean', default: false },
   },
 })
-const scale = Number(values.scale)
+// `--scale demo` is the demo workspace of `npm start`, with the bench's four keys added to it.
+const demoScale = values.scale === 'demo'
+const scale = demoScale ? 0 : Number(values.scale)
 const iterations = Number(values.iterations)
 const http = { duration: Number(values.duration), connections: Number(values.connections) }
 const root = resolve(import.meta.dirname, '..')
@@ -47,16 +56,29 @@ const work = join(root, '.tmp')
 mkdirSync(work, { recursive: true })
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
+// Search over HTTP: a few words that every scale has (the generator's head words), and a question.
+const SEARCH_LOADS = [
+  ['two words', 'checkout release'],
+  ['question', 'what is blocking the mobile release?'],
+] as const
+
 const inMemory = scale > 200_000
-const bundleFile = join(work, `bench-bundle-${scale}.json`)
+const bundleFile = join(work, `bench-bundle-${values.scale}.json`)
 // Generated afresh every run: a bundle left by an older generator would measure old data.
 if (!inMemory) {
-  log(`Generating a bundle of about ${scale} items…`)
-  writeFileSync(bundleFile, JSON.stringify(scaledBundle({ scale, seed: 1 })))
+  log(`Generating a bundle: ${demoScale ? 'the demo workspace' : `about ${scale} items`}…`)
+  writeFileSync(
+    bundleFile,
+    JSON.stringify(demoScale ? demoBenchBundle() : scaledBundle({ scale, seed: 1 })),
+  )
 }
 
 function importWorkspace(args: string[]) {
-  const env = { ...process.env, WORKGRAPH_SECRET: secret }
+  const env = {
+    ...process.env,
+    WORKGRAPH_SECRET: secret,
+    ...(demoScale ? { BENCH_PEOPLE: 'u0=ada,u1=farid,u2=noor,u5=elena' } : {}),
+  }
   const child = inMemory
     ? spawnSync(
         process.execPath,
@@ -86,7 +108,8 @@ function importWorkspace(args: string[]) {
 async function benchHttp(
   args: string[],
   keys: Record<string, { token: string }>,
-): Promise<{ routes: { name: string; load: Load }[]; servePeakMb: number }> {
+  databaseUrl: string | undefined,
+): Promise<{ routes: { name: string; load: Load }[]; servePeakMb: number; serveRssMb: number }> {
   const server = await startServer(join(root, 'packages/server/src/main.ts'), args, secret)
   log(`  loading ${server.base} (${http.duration} s per route, ${http.connections} connections)…`)
   const routes: { name: string; load: Load }[] = [
@@ -95,6 +118,24 @@ async function benchHttp(
       load: await loadRoute(`${server.base}/healthz`, undefined, http),
     },
   ]
+  const owner = keys['owner-key']?.token
+  if (databaseUrl) {
+    // The minimal route the service is held against: same statement, same principal.
+    const baseline = await startListening((port) => [
+      join(root, 'bench/baseline-route.ts'),
+      '--database-url',
+      databaseUrl,
+      '--token',
+      owner ?? '',
+      '--port',
+      String(port),
+    ])
+    routes.push({
+      name: 'GET /projects (owner; baseline: bare Fastify + pg, same statement)',
+      load: await loadRoute(`${baseline.base}/projects`, owner, http),
+    })
+    await baseline.stop()
+  }
   const who = [
     ['owner', 'owner-key'],
     ['member', 'member-key'],
@@ -111,6 +152,14 @@ async function benchHttp(
     routes.push({
       name: `GET /v1/tasks (${name})`,
       load: await loadRoute(`${server.base}/v1/tasks`, keys[key]?.token, http),
+    })
+  }
+  for (const [name, query] of SEARCH_LOADS) {
+    routes.push({
+      name: `POST /v1/search (member, ${name})`,
+      load: await loadRoute(`${server.base}/v1/search`, keys['member-key']?.token, http, {
+        query,
+      }),
     })
   }
   // Writes next to a read, both under 50 concurrent clients (the member's token).
@@ -130,19 +179,20 @@ async function benchHttp(
     ),
   })
   const servePeakMb = server.peakRssMb()
+  const serveRssMb = server.rssMb()
   await server.stop()
-  return { routes, servePeakMb }
+  return { routes, servePeakMb, serveRssMb }
 }
 
 async function benchEngine(engine: string): Promise<EngineResult> {
   const target = await prepareTarget(engine)
   try {
-    log(`[${engine}] importing ${scale} items…`)
+    log(`[${engine}] importing ${values.scale} items…`)
     const imported = importWorkspace(target.args)
     const dataMb = await target.sizeMb()
     const served = values['skip-http']
-      ? { routes: [], servePeakMb: 0 }
-      : await benchHttp(target.args, imported.result.api_keys)
+      ? { routes: [], servePeakMb: 0, serveRssMb: 0 }
+      : await benchHttp(target.args, imported.result.api_keys, target.database.url)
     const ids = imported.result.ids
     const people = {
       member: { id: ids.u5, role: 'member' as const },
@@ -183,7 +233,7 @@ async function prepareTarget(engine: string) {
     const dir = mkdtempSync(join(tmpdir(), 'workgraph-bench-'))
     return {
       args: ['--data', dir],
-      database: { kind: 'embedded' as const, dataDir: dir },
+      database: { kind: 'embedded' as const, dataDir: dir, url: undefined },
       sizeMb: async () =>
         Number(spawnSync('du', ['-sm', dir], { encoding: 'utf8' }).stdout.split(/\s/)[0]),
       cleanup: async () => rmSync(dir, { recursive: true, force: true }),
@@ -225,7 +275,7 @@ const relevance = []
 for (const engine of values.engines.split(',')) relevance.push(await relevanceOn(engine))
 writeFileSync(
   join(root, 'bench/results', `${stamp}.json`),
-  JSON.stringify({ scale, http, results, summaryShares: shares, relevance }, null, 2),
+  JSON.stringify({ scale: values.scale, http, results, summaryShares: shares, relevance }, null, 2),
 )
-console.log(`${formatReport(scale, http, results)}\n\n${formatRelevance(relevance)}`)
+console.log(`${formatReport(values.scale, http, results)}\n\n${formatRelevance(relevance)}`)
 console.log(`\nSummary token shares (demo workspace, default budget):\n${formatShares(shares)}`)
