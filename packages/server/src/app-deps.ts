@@ -2,11 +2,8 @@ import type { Kysely } from 'kysely'
 import { PrincipalCache } from './access/principal-cache.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
-import {
-  DatabaseRateLimitStore,
-  MemoryRateLimitStore,
-  type RateLimitStore,
-} from './http/rate-limit-store.ts'
+import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.ts'
+import { SharedRateLimitStore } from './http/shared-rate-limit-store.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { CursorCodec } from './lib/cursor.ts'
 import { deriveOAuthKeys, deriveWebKeys, type OAuthKeys, type WebKeys } from './lib/derived-keys.ts'
@@ -61,7 +58,7 @@ export function createAppDeps(options: {
     // The embedded database admits one process (its lock file), so memory is exact there.
     rateLimits:
       options.engine === 'postgres'
-        ? new DatabaseRateLimitStore(options.db)
+        ? new SharedRateLimitStore(options.db)
         : new MemoryRateLimitStore(),
     oauthKeys: deriveOAuthKeys(options.secret),
     webKeys: deriveWebKeys(options.secret),

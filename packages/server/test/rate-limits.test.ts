@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
+import { setTimeout } from 'node:timers/promises'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
+import { SharedRateLimitStore } from '../src/http/shared-rate-limit-store.ts'
 import { importOk, tokenOf, writableBundle } from './harness/bundles.ts'
 import { client, startTestApp, type TestApp } from './harness/test-app.ts'
 
@@ -72,4 +74,46 @@ test('requests without a valid token are not counted against anyone and get no b
   const reply = await client(t.app, 'wg_key_nonsense').get('/v1/workspace')
   assert.equal(reply.status, 401)
   assert.equal(reply.headers['ratelimit-limit'], undefined)
+})
+
+test('instances on one database share a budget: exact when it is small', async () => {
+  const window = new Date(Math.floor(t.clock.now().getTime() / 60_000) * 60_000)
+  const instances = [new SharedRateLimitStore(t.db.db), new SharedRateLimitStore(t.db.db)]
+  const subject = { workspaceId: ws.workspace_id, tokenId: 'shared-small', kind: 'read' as const }
+  let admitted = 0
+  for (let i = 0; i < 60; i++) {
+    if (((await instances[i % 2]?.hit(subject, window, 40)) ?? 41) <= 40) admitted++
+  }
+  await Promise.all(instances.map((store) => store.close()))
+  assert.equal(admitted, 40)
+})
+
+test('a large budget is counted in batches, shared, and overshot by under 1 % per instance', async () => {
+  const window = new Date(Math.floor(t.clock.now().getTime() / 60_000) * 60_000)
+  const [a, b] = [new SharedRateLimitStore(t.db.db), new SharedRateLimitStore(t.db.db)]
+  const subject = { workspaceId: ws.workspace_id, tokenId: 'shared-large', kind: 'read' as const }
+  const inTable = async () =>
+    (
+      await t.db.db
+        .selectFrom('rate_limit_windows')
+        .select('hits')
+        .where('token_id', '=', subject.tokenId)
+        .executeTakeFirst()
+    )?.hits ?? 0
+  // The first request reads the shared count; the next ones, up to a hundredth of the budget,
+  // are counted in memory and reach the table with the next flush.
+  for (let i = 1; i <= 9; i++) assert.equal(await a.hit(subject, window, 1000), i)
+  assert.equal(await inTable(), 1)
+  await setTimeout(300)
+  assert.equal(await inTable(), 9)
+  assert.equal(await b.hit(subject, window, 1000), 10, 'the other instance sees the shared count')
+  // Both instances spend the rest as fast as they can.
+  let admitted = 10
+  for (let i = 0; i < 2000; i++) {
+    if (((await [a, b][i % 2]?.hit(subject, window, 1000)) ?? 1001) <= 1000) admitted++
+  }
+  await Promise.all([a.close(), b.close()])
+  assert.ok(admitted >= 1000, `admitted ${admitted}`)
+  assert.ok(admitted < 1000 + 2 * 10, `admitted ${admitted}: more than 1 % over, per instance`)
+  assert.equal(await inTable(), 2010, 'every request is in the table once the stores close')
 })

@@ -13,8 +13,13 @@ export interface RateLimitSubject {
 
 /** Counts requests per fixed one-minute window. */
 export interface RateLimitStore {
-  /** Counts one request in the window that starts at `windowStart`; returns the window's count. */
-  hit(subject: RateLimitSubject, windowStart: Date): Promise<number>
+  /**
+   * Counts one request in the window that starts at `windowStart`; returns the window's count.
+   * `limit` is the budget the count is held against: a store may count loosely far below it.
+   */
+  hit(subject: RateLimitSubject, windowStart: Date, limit: number): Promise<number>
+  /** Writes what is still counted only in memory and stops counting in the background. */
+  close(): Promise<void>
 }
 
 /**
@@ -35,47 +40,7 @@ export class MemoryRateLimitStore implements RateLimitStore {
     this.#counts.set(key, count)
     return count
   }
+
+  async close(): Promise<void> {}
 }
 
-// Old windows are swept at most this often by each process.
-const SWEEP_EVERY_MS = 60_000
-
-/**
- * Counts in PostgreSQL (an unlogged table), so that every instance of the service spends the
- * same budget: one upsert per request.
- */
-export class DatabaseRateLimitStore implements RateLimitStore {
-  readonly #db: Db
-  #lastSweep = 0
-
-  constructor(db: Db) {
-    this.#db = db
-  }
-
-  async hit(subject: RateLimitSubject, windowStart: Date): Promise<number> {
-    if (windowStart.getTime() - this.#lastSweep >= SWEEP_EVERY_MS) {
-      this.#lastSweep = windowStart.getTime()
-      await this.#db
-        .deleteFrom('rate_limit_windows')
-        .where('window_start', '<', windowStart)
-        .execute()
-    }
-    const row = await this.#db
-      .insertInto('rate_limit_windows')
-      .values({
-        workspace_id: subject.workspaceId,
-        token_id: subject.tokenId,
-        kind: subject.kind,
-        window_start: windowStart,
-        hits: 1,
-      })
-      .onConflict((conflict) =>
-        conflict
-          .columns(['workspace_id', 'token_id', 'kind', 'window_start'])
-          .doUpdateSet({ hits: sql<number>`rate_limit_windows.hits + 1` }),
-      )
-      .returning('hits')
-      .executeTakeFirstOrThrow()
-    return row.hits
-  }
-}

@@ -28,6 +28,8 @@ export interface RateLimitDeps {
  * (it still counts: a client that ignores 429 does not get through sooner).
  */
 export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): void {
+  // Counts still held in memory reach the shared table before the database closes.
+  app.addHook('onClose', () => deps.store.close())
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const auth = request.authentication
     if (!auth) return
@@ -68,6 +70,7 @@ export async function spendBudget(
   const hits = await deps.store.hit(
     { workspaceId: caller.principal.workspaceId, tokenId: caller.credential.id, kind },
     new Date(windowStart),
+    limit,
   )
   const reset = Math.max(1, Math.ceil((windowStart + WINDOW_MS - now) / 1000))
   const exceeded =

@@ -77,8 +77,8 @@ export async function allowSignInAttempt(
     kind: 'write' as const,
   })
   const [byEmail, byIp] = await Promise.all([
-    store.hit(subject(`email:${input.email.trim().toLowerCase()}`), windowStart),
-    store.hit(subject(`ip:${input.ip}`), windowStart),
+    store.hit(subject(`email:${input.email.trim().toLowerCase()}`), windowStart, input.perMinute),
+    store.hit(subject(`ip:${input.ip}`), windowStart, input.perMinute),
   ])
   return byEmail <= input.perMinute && byIp <= input.perMinute
 }
