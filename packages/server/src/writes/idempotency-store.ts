@@ -50,26 +50,30 @@ export async function claimKey(
   now: Date,
 ): Promise<ClaimOutcome> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    await db
-      .deleteFrom('idempotency_keys')
-      .where(keyIs(scope))
-      .where('expires_at', '<=', now)
-      .execute()
     const lockToken = randomUUID()
+    const claim = {
+      fingerprint,
+      status: 'in_progress' as const,
+      lock_token: lockToken,
+      locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
+      created_at: now,
+      expires_at: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS),
+    }
+    // One statement: a new key is inserted, and a key past its window is claimed afresh in place.
     const inserted = await db
       .insertInto('idempotency_keys')
       .values({
         workspace_id: scope.workspaceId,
         token_id: scope.tokenId,
         key: scope.key,
-        fingerprint,
-        status: 'in_progress',
-        lock_token: lockToken,
-        locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
-        created_at: now,
-        expires_at: new Date(now.getTime() + IDEMPOTENCY_WINDOW_MS),
+        ...claim,
       })
-      .onConflict((conflict) => conflict.columns(['workspace_id', 'token_id', 'key']).doNothing())
+      .onConflict((conflict) =>
+        conflict
+          .columns(['workspace_id', 'token_id', 'key'])
+          .doUpdateSet({ ...claim, response_status: null, response_body: null })
+          .where('idempotency_keys.expires_at', '<=', now),
+      )
       .returning('lock_token')
       .executeTakeFirst()
     if (inserted) return { kind: 'claimed', claim: { ...scope, lockToken } }
