@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { Db } from '../db/database.ts'
+import { type IdKind, idKind } from '../lib/ids.ts'
 
 /*
  * The write side of the visibility rules (docs/permissions.md): compiles each resource's source
@@ -15,8 +16,13 @@ import type { Db } from '../db/database.ts'
  *   comment            exactly its resource's row
  */
 
-/** Which resources to (re)compile: a whole workspace, or some ids and the comments on them. */
-export type IndexScope = { readonly all: true } | { readonly ids: readonly string[] }
+/**
+ * Which resources to (re)compile: a whole workspace, or some ids and the comments on them.
+ * `created`: the ids were created in this transaction, so no comment is on them yet.
+ */
+export type IndexScope =
+  | { readonly all: true }
+  | { readonly ids: readonly string[]; readonly created?: boolean }
 
 const UPSERT = sql.raw(`
   on conflict (workspace_id, id) do update set
@@ -38,8 +44,10 @@ function only(column: string, scope: IndexScope): RawBuilder<unknown> {
 }
 
 /**
- * Recompiles the index rows in scope, in dependency order (comments copy their resource's row).
- * Call it in the same transaction as the change to the source rows.
+ * Recompiles the index rows in scope, in dependency order (comments copy their resource's row),
+ * and adds the new words of their titles to the vocabulary typo tolerance reads (docs/api.md,
+ * "Search"). Call it in the same transaction as the change to the source rows. For ids, only
+ * the statements of their kinds run: a task's write compiles one row in one statement.
  */
 export async function syncResourceIndex(
   db: Db,
@@ -47,13 +55,22 @@ export async function syncResourceIndex(
   scope: IndexScope,
 ): Promise<void> {
   if ('ids' in scope && scope.ids.length === 0) return
-  await sql`${COLUMNS}
-    select p.workspace_id, p.id, 'project', p.id, p.name, p.description,
+  const kinds = 'all' in scope ? null : new Set(scope.ids.map(idKind))
+  const needs = (kind: IdKind) => kinds === null || kinds.has(kind)
+  if (needs('project')) {
+    await upsertWithTitleWords(
+      db,
+      workspaceId,
+      sql`select p.workspace_id, p.id, 'project', p.id, p.name, p.description,
            p.visibility = 'workspace', array[p.id], p.created_at, p.updated_at
-    from projects p where p.workspace_id = ${workspaceId} ${only('p.id', scope)}
-    ${UPSERT}`.execute(db)
-  await sql`${COLUMNS}
-    select c.workspace_id, c.id, 'canvas', c.project_id, c.title, c.summary,
+    from projects p where p.workspace_id = ${workspaceId} ${only('p.id', scope)}`,
+    )
+  }
+  if (needs('canvas')) {
+    await upsertWithTitleWords(
+      db,
+      workspaceId,
+      sql`select c.workspace_id, c.id, 'canvas', c.project_id, c.title, c.summary,
            case when c.visibility = 'private' then false
                 when c.project_id is null then true
                 else p.visibility = 'workspace' end,
@@ -65,28 +82,39 @@ export async function syncResourceIndex(
            c.created_at, c.updated_at
     from canvases c
     left join projects p on p.workspace_id = c.workspace_id and p.id = c.project_id
-    where c.workspace_id = ${workspaceId} ${only('c.id', scope)}
-    ${UPSERT}`.execute(db)
-  await sql`${COLUMNS}
-    select t.workspace_id, t.id, 'task', t.project_id, t.title, t.description,
+    where c.workspace_id = ${workspaceId} ${only('c.id', scope)}`,
+    )
+  }
+  if (needs('task')) {
+    await upsertWithTitleWords(
+      db,
+      workspaceId,
+      sql`select t.workspace_id, t.id, 'task', t.project_id, t.title, t.description,
            coalesce(p.visibility = 'workspace', false),
            array(select distinct x from unnest(array[t.project_id, t.creator_id, t.assignee_id]) x
                  where x is not null order by x),
            t.created_at, t.updated_at
     from tasks t
     left join projects p on p.workspace_id = t.workspace_id and p.id = t.project_id
-    where t.workspace_id = ${workspaceId} ${only('t.id', scope)}
-    ${UPSERT}`.execute(db)
-  await sql`${COLUMNS}
-    select o.workspace_id, o.id, 'okr', o.project_id, o.title,
+    where t.workspace_id = ${workspaceId} ${only('t.id', scope)}`,
+    )
+  }
+  if (needs('objective')) {
+    await upsertWithTitleWords(
+      db,
+      workspaceId,
+      sql`select o.workspace_id, o.id, 'okr', o.project_id, o.title,
            coalesce((select string_agg(k.title, E'\n' order by k.position) from key_results k
                      where k.workspace_id = o.workspace_id and k.objective_id = o.id), ''),
            o.visibility = 'workspace',
            case when o.visibility = 'private' then array_remove(array[o.owner_id, o.team_id], null)
                 else array[o.owner_id] end,
            o.created_at, o.updated_at
-    from objectives o where o.workspace_id = ${workspaceId} ${only('o.id', scope)}
-    ${UPSERT}`.execute(db)
+    from objectives o where o.workspace_id = ${workspaceId} ${only('o.id', scope)}`,
+    )
+  }
+  // Comments copy the rows just written, so they need a statement of their own after them.
+  if ('ids' in scope && scope.created && !needs('comment')) return
   const comments =
     'all' in scope
       ? sql``
@@ -98,18 +126,19 @@ export async function syncResourceIndex(
     join resource_index t on t.workspace_id = c.workspace_id and t.id = c.resource_id
     where c.workspace_id = ${workspaceId} ${comments}
     ${UPSERT}`.execute(db)
-  await addTitleWords(db, workspaceId, scope)
 }
 
 /**
- * Adds the new words of the titles in scope to the vocabulary typo tolerance reads (docs/api.md,
- * "Search"). Words are never removed: one no visible title has any more matches nothing.
+ * Upserts the index rows `rows` selects and, in the same statement, adds the words of the titles
+ * it wrote that the vocabulary lacks. Words are never removed: one no visible title has any more
+ * matches nothing. Comments have no title, so they have no words to add.
  */
-async function addTitleWords(db: Db, workspaceId: string, scope: IndexScope): Promise<void> {
-  await sql`insert into title_words (workspace_id, word)
+async function upsertWithTitleWords(db: Db, workspaceId: string, rows: RawBuilder<unknown>) {
+  await sql`with written as (${COLUMNS} ${rows} ${UPSERT} returning title)
+    insert into title_words (workspace_id, word)
     select distinct ${workspaceId}, w.word
-    from resource_index r, unnest(tsvector_to_array(to_tsvector('simple', r.title))) as w(word)
-    where r.workspace_id = ${workspaceId} ${only('r.id', scope)} and length(w.word) >= 4
+    from written r, unnest(tsvector_to_array(to_tsvector('simple', r.title))) as w(word)
+    where length(w.word) >= 4
       and not exists (select from title_words t where t.workspace_id = ${workspaceId} and t.word = w.word)`.execute(
     db,
   )

@@ -47,7 +47,7 @@ export async function createCanvas(
     updated_at: w.now,
   }
   await w.trx.insertInto('canvases').values(row).execute()
-  await syncResourceIndex(w.trx, ws, { ids: [row.id] })
+  await syncResourceIndex(w.trx, ws, { ids: [row.id], created: true })
   await recordChange(w, {
     verb: 'canvas.created',
     subjectId: row.id,

@@ -78,7 +78,7 @@ export async function createTask(
     updated_at: w.now,
   }
   await w.trx.insertInto('tasks').values(row).execute()
-  await syncResourceIndex(w.trx, ws, { ids: [row.id] })
+  await syncResourceIndex(w.trx, ws, { ids: [row.id], created: true })
   await recordChange(w, {
     verb: 'task.created',
     subjectId: row.id,
