@@ -1,5 +1,6 @@
+import type { Insertable } from 'kysely'
 import type { Db } from '../db/database.ts'
-import type { AUDIT_TRANSPORTS, AuditAction } from '../db/tables/audit.table.ts'
+import type { AUDIT_TRANSPORTS, AuditAction, AuditLogTable } from '../db/tables/audit.table.ts'
 import { newId } from '../lib/ids.ts'
 import { type FieldDiff, jsonDiff } from './json-diff.ts'
 
@@ -36,26 +37,30 @@ export async function recordAudit(
   entry: AuditEntry,
   at: Date,
 ): Promise<Record<string, FieldDiff>> {
-  const diff = jsonDiff(entry.before, entry.after)
-  await db
-    .insertInto('audit_log')
-    .values({
-      workspace_id: actor.workspaceId,
-      id: newId('audit'),
-      actor_id: actor.actorId,
-      token_id: actor.tokenId,
-      token_kind: actor.tokenKind,
-      client_id: actor.clientId,
-      action: entry.action,
-      resource_id: entry.resourceId,
-      resource_type: entry.resourceType,
-      diff: JSON.stringify(diff),
-      request_id: actor.requestId,
-      ip: actor.ip,
-      user_agent: actor.userAgent?.slice(0, 500) ?? null,
-      via: actor.via ?? 'api',
-      created_at: at,
-    })
-    .execute()
+  const { row, diff } = auditRow(actor, entry, at)
+  await db.insertInto('audit_log').values(row).execute()
   return diff
+}
+
+/** The audit log row of an entry, for a statement that writes it with others. */
+export function auditRow(actor: AuditActor, entry: AuditEntry, at: Date) {
+  const diff = jsonDiff(entry.before, entry.after)
+  const row = {
+    workspace_id: actor.workspaceId,
+    id: newId('audit'),
+    actor_id: actor.actorId,
+    token_id: actor.tokenId,
+    token_kind: actor.tokenKind,
+    client_id: actor.clientId,
+    action: entry.action,
+    resource_id: entry.resourceId,
+    resource_type: entry.resourceType,
+    diff: JSON.stringify(diff),
+    request_id: actor.requestId,
+    ip: actor.ip,
+    user_agent: actor.userAgent?.slice(0, 500) ?? null,
+    via: actor.via ?? 'api',
+    created_at: at,
+  } satisfies Insertable<AuditLogTable>
+  return { row, diff }
 }

@@ -3,7 +3,7 @@ import type { Principal } from '../access/principal.ts'
 import type { ReadableType } from '../access/scopes.ts'
 import type { Visibility } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
-import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
+import { type AuditActor, auditRow } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
 import type { ActivityVerb, FieldChange } from '../db/tables/activity.table.ts'
 import { newId } from '../lib/ids.ts'
@@ -63,7 +63,8 @@ export interface ChangeRecord {
 
 /**
  * Records a change in the transaction that made it: the activity entry, the audit entry with its
- * diff and, for the five event types, the outbox event. All commit with the change or not at all.
+ * diff and, for the five event types, the outbox event. All commit with the change or not at all,
+ * and all are written by one statement.
  */
 export async function recordChange(context: WriteContext, change: ChangeRecord): Promise<void> {
   const { trx, actor, now } = context
@@ -74,7 +75,7 @@ export async function recordChange(context: WriteContext, change: ChangeRecord):
       ),
     ),
   ]
-  await trx
+  const activity = trx
     .insertInto('activity')
     .values({
       workspace_id: actor.workspaceId,
@@ -90,22 +91,30 @@ export async function recordChange(context: WriteContext, change: ChangeRecord):
       search_text: activitySearchText(change.verb, change.changes),
       created_at: now,
     })
-    .execute()
-  await recordAudit(trx, actor, { action: change.verb, ...change.audit }, now)
-  if (change.eventObject) {
-    await trx
-      .insertInto('events')
-      .values({
-        workspace_id: actor.workspaceId,
-        id: newId('event'),
-        type: change.verb,
-        subject_id: change.subjectId,
-        subject_type: change.subjectType,
-        actor_id: actor.actorId,
-        data: JSON.stringify({ object: change.eventObject }),
-        created_at: now,
-        dispatched_at: null,
-      })
-      .execute()
-  }
+    .returning('id')
+  const event = change.eventObject
+    ? trx
+        .insertInto('events')
+        .values({
+          workspace_id: actor.workspaceId,
+          id: newId('event'),
+          type: change.verb,
+          subject_id: change.subjectId,
+          subject_type: change.subjectType,
+          actor_id: actor.actorId,
+          data: JSON.stringify({ object: change.eventObject }),
+          created_at: now,
+          dispatched_at: null,
+        })
+        .returning('id')
+    : null
+  const { row: audit } = auditRow(actor, { action: change.verb, ...change.audit }, now)
+  const written = trx.with('activity_written', () => activity)
+  const statement = event
+    ? written
+        .with('event_written', () => event)
+        .insertInto('audit_log')
+        .values(audit)
+    : written.insertInto('audit_log').values(audit)
+  await statement.execute()
 }
