@@ -65,8 +65,11 @@ for (const { idempotent, ...request } of requests) {
     if (response.statusCode >= 300) throw new Error(`${request.url}: ${response.body}`)
   }
   const total = trace.reduce((sum, { ms }) => sum + ms, 0)
-  console.log(`\n${request.method} ${request.url}: ${trace.length} statements, ${total.toFixed(2)} ms`)
-  for (const { ms, sql } of trace) console.log(`  ${ms.toFixed(2).padStart(7)} ms  ${sql.slice(0, 150)}`)
+  console.log(
+    `\n${request.method} ${request.url}: ${trace.length} statements, ${total.toFixed(2)} ms`,
+  )
+  for (const { ms, sql } of trace)
+    console.log(`  ${ms.toFixed(2).padStart(7)} ms  ${sql.slice(0, 150)}`)
 }
 await app.close()
 await db.destroy()
