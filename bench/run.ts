@@ -17,17 +17,11 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { scaledBundle } from '../packages/server/src/bundle/demo/scaled-bundle.ts'
-import { demoBenchBundle } from './demo-bench-bundle.ts'
 import { openDatabase } from '../packages/server/src/db/connect.ts'
 import { DEFAULT_SUMMARY_TOKENS } from '../packages/server/src/summaries/summary.schemas.ts'
+import { demoBenchBundle } from './demo-bench-bundle.ts'
 import { openDemoWorld } from './demo-world.ts'
-import {
-  type Load,
-  loadRoute,
-  loadTaskCreation,
-  startListening,
-  startServer,
-} from './http-load.ts'
+import { type Load, loadRoute, loadTaskCreation, startListening, startServer } from './http-load.ts'
 import { benchListQueries } from './list-queries.ts'
 import { formatRelevance, relevanceOn } from './relevance/relevance.ts'
 import { type EngineResult, formatReport } from './report.ts'

@@ -43,4 +43,3 @@ export class MemoryRateLimitStore implements RateLimitStore {
 
   async close(): Promise<void> {}
 }
-
