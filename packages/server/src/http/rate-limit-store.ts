@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import type { Db } from '../db/database.ts'
 
 /** Which budget a request spends: every route is a read unless it declares `write: true`. */
