@@ -1,5 +1,3 @@
-import type { Db } from '../db/database.ts'
-
 /** Which budget a request spends: every route is a read unless it declares `write: true`. */
 export type RateLimitKind = 'read' | 'write'
 
