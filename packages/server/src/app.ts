@@ -19,6 +19,7 @@ import { installHostHeaderCheck } from './http/host-header.hook.ts'
 import { clientErrorHandler, expectationFailed, refuseConnect } from './http/http-layer-errors.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { requestId } from './http/request-id.ts'
+import { installRequestLog } from './http/request-log.ts'
 import { installSingleAuthorization } from './http/single-authorization.hook.ts'
 import { installStorableTextRule } from './http/storable-text.hook.ts'
 import { defaultEmptyBody, validatorCompiler } from './http/validators.ts'
@@ -49,8 +50,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     genReqId: requestId,
     logController: new LogController({
       requestIdLogLabel: 'request_id',
-      // Probes would drown the log.
-      disableRequestLogging: (request) => request.url === '/healthz' || request.url === '/readyz',
+      // Requests are logged at debug with a summary each minute instead (http/request-log.ts).
+      disableRequestLogging: true,
     }),
     bodyLimit: deps.config.bodyLimitBytes,
     frameworkErrors: frameworkErrorHandler,
@@ -70,6 +71,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   // JSON only: any other body type is a 415 rather than a string that fails validation later.
   app.removeContentTypeParser(['text/plain'])
   installErrorHandling(app, webNotFound(deps))
+  installRequestLog(app)
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
     if (request.url.startsWith('/v1/')) reply.header('cache-control', 'no-store')

@@ -1,4 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
+import type { Logger } from 'pino'
 import { buildApp } from '../../src/app.ts'
 import { type AppDeps, createAppDeps } from '../../src/app-deps.ts'
 import { loadConfig } from '../../src/config.ts'
@@ -24,7 +25,7 @@ export interface TestApp {
 
 /** Starts the real Fastify app (no mocks) on a fresh database; close it in `after`. */
 export async function startTestApp(
-  options: { env?: NodeJS.ProcessEnv; clock?: Clock } = {},
+  options: { env?: NodeJS.ProcessEnv; clock?: Clock; logger?: Logger } = {},
 ): Promise<TestApp> {
   const db = await openTestDatabase()
   const clock = new ManualClock(new Date())
@@ -36,7 +37,7 @@ export async function startTestApp(
     secret: TEST_SECRET,
     clock: options.clock ?? clock,
   })
-  const app = await buildApp(deps)
+  const app = await buildApp(deps, options.logger ? { logger: options.logger } : {})
   return {
     db,
     app,
