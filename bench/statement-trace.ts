@@ -3,7 +3,10 @@
  * pool whose Kysely logs every query. It found that a read ran three statements and a task
  * creation about twenty (bench/README.md, "Statements per request").
  *
- *   node bench/statement-trace.ts --database-url <url> --token <api key> [--repeat 3]
+ *   node bench/statement-trace.ts --database-url <url> --token <api key> [--repeat 3] [--explain]
+ *
+ * `--explain` also reports each read statement's planning and execution time from
+ * `EXPLAIN (ANALYZE)`, the median of 5 (statements that write are not explained).
  *
  * The requests are those the bench loads: the project list, a search and a task creation with
  * a fresh Idempotency-Key. The last of `--repeat` runs of each is reported (the first warms
@@ -22,15 +25,20 @@ const { values } = parseArgs({
     'database-url': { type: 'string' },
     token: { type: 'string' },
     repeat: { type: 'string', default: '3' },
+    explain: { type: 'boolean', default: false },
   },
 })
 const url = values['database-url'] ?? ''
-let trace: { ms: number; sql: string }[] = []
+let trace: { ms: number; sql: string; parameters: readonly unknown[] }[] = []
 const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c jit=off' })
 const db = new Kysely<Database>({
   dialect: new PostgresDialect({ pool }),
   log: (event) => {
-    trace.push({ ms: event.queryDurationMillis, sql: event.query.sql.replace(/\s+/g, ' ') })
+    trace.push({
+      ms: event.queryDurationMillis,
+      sql: event.query.sql,
+      parameters: event.query.parameters,
+    })
   },
 })
 const config = loadConfig(
@@ -68,8 +76,26 @@ for (const { idempotent, ...request } of requests) {
   console.log(
     `\n${request.method} ${request.url}: ${trace.length} statements, ${total.toFixed(2)} ms`,
   )
-  for (const { ms, sql } of trace)
-    console.log(`  ${ms.toFixed(2).padStart(7)} ms  ${sql.slice(0, 150)}`)
+  for (const { ms, sql, parameters } of trace) {
+    const explained = values.explain ? await explain(sql, parameters) : ''
+    console.log(
+      `  ${ms.toFixed(2).padStart(7)} ms ${explained} ${sql.replace(/\s+/g, ' ').slice(0, 120)}`,
+    )
+  }
 }
 await app.close()
 await db.destroy()
+
+/** Planning and execution time of a read statement, the median of 5 runs of EXPLAIN ANALYZE. */
+async function explain(sql: string, parameters: readonly unknown[]): Promise<string> {
+  if (!/^\s*(select|with\s+(?!.*\b(insert|update|delete)\b))/i.test(sql)) return ''
+  const runs: { planning: number; execution: number }[] = []
+  for (let run = 0; run < 5; run++) {
+    const { rows } = await pool.query(`explain (analyze, summary) ${sql}`, [...parameters])
+    const text = rows.map((row) => row['QUERY PLAN']).join('\n')
+    const time = (label: string) => Number(new RegExp(`${label} Time: ([\\d.]+)`).exec(text)?.[1])
+    runs.push({ planning: time('Planning'), execution: time('Execution') })
+  }
+  const median = (key: 'planning' | 'execution') => runs.map((r) => r[key]).sort((a, b) => a - b)[2]
+  return `(plan ${median('planning')?.toFixed(2)}, run ${median('execution')?.toFixed(2)})`
+}

@@ -44,19 +44,31 @@ export interface BudgetReport {
 }
 
 /**
- * Serializes a response whose `budget.used_tokens` must equal the tokens of the very string sent:
- * re-counts until the number it writes is the number it counts.
+ * Whether `text` fits in `maxTokens`. A token covers at least one UTF-8 byte, so a text of no
+ * more bytes than the budget fits without being tokenized.
+ */
+export function fitsInTokens(text: string, maxTokens: number): boolean {
+  return Buffer.byteLength(text) <= maxTokens || countTokens(text) <= maxTokens
+}
+
+/**
+ * Serializes a response whose `budget.used_tokens` must equal the tokens of the very string sent,
+ * tokenizing it once. The tokenizer splits digits from everything around them (groups of up to
+ * three, before any merge), so the count is the count with `used_tokens` at 0, less the "0",
+ * plus the number's own tokens; the number is then found as a fixed point of that sum.
  */
 export function serializeWithBudget<T extends { budget: BudgetReport }>(
   body: T,
   serialize: (body: T) => string,
 ): string {
-  let text = serialize(body)
+  body.budget.used_tokens = 0
+  const rest = countTokens(serialize(body)) - countTokens('0')
+  let used = rest + 1
   for (let round = 0; round < 5; round++) {
-    const used = countTokens(text)
-    if (used === body.budget.used_tokens) return text
-    body.budget.used_tokens = used
-    text = serialize(body)
+    const next = rest + countTokens(String(used))
+    if (next === used) break
+    used = next
   }
-  return text
+  body.budget.used_tokens = used
+  return serialize(body)
 }

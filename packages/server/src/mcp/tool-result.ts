@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { ProblemError } from '../http/problem-catalogue.ts'
-import { countTokens } from '../lib/token-budget.ts'
+import { fitsInTokens } from '../lib/token-budget.ts'
 
 /**
  * The default and the bounds of a tool's `max_tokens` (docs/mcp.md, "Budgets"). The minimum holds
@@ -43,8 +43,8 @@ export function toolError(error: unknown): CallToolResult {
 /** True when both faces of an answer fit the budget. */
 export function fits(answer: ToolAnswer, maxTokens: number): boolean {
   return (
-    countTokens(answer.markdown) <= maxTokens &&
-    countTokens(JSON.stringify(answer.structured)) <= maxTokens
+    fitsInTokens(answer.markdown, maxTokens) &&
+    fitsInTokens(JSON.stringify(answer.structured), maxTokens)
   )
 }
 

@@ -27,6 +27,13 @@ export function packSearch(
     budget: { max_tokens: maxTokens, used_tokens: 99_999, encoding: ENCODING },
   })
   const worstCursor = hits.length > 0 ? cursorAfter(hits.length - 1) : null
+  // Most pages fit whole, which their length in bytes shows without tokenizing every hit.
+  if (Buffer.byteLength(JSON.stringify(envelope(hits, worstCursor))) <= maxTokens) {
+    return serializeWithBudget(
+      envelope(hits, hits.length > 0 && hasMore ? cursorAfter(hits.length - 1) : null),
+      JSON.stringify,
+    )
+  }
   let used = countTokens(JSON.stringify(envelope([], worstCursor)))
   // A long question's interpretation alone may not fit: say what would, as for a long hit.
   if (used > maxTokens) throw tooSmall(used)
@@ -57,7 +64,7 @@ export function packSearch(
   let body = envelope(packed, cursor)
   let text = serializeWithBudget(body, JSON.stringify)
   // The estimate above is exact but for the cursor's own length: trim if it was optimistic.
-  while (countTokens(text) > maxTokens && packed.length > 1) {
+  while (body.budget.used_tokens > maxTokens && packed.length > 1) {
     packed.pop()
     body = envelope(packed, cursorAfter(packed.length - 1))
     text = serializeWithBudget(body, JSON.stringify)
