@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Dispatcher } from 'undici'
 import type { AppDeps } from '../app-deps.ts'
-import { deliverOne } from './deliver-one.ts'
+import { deliverOne, endpointKey, type OwnerView, viewsOfOwners } from './deliver-one.ts'
+import { AckWriter } from './delivery-acks.ts'
 import { claimDue } from './delivery-queue.ts'
 import { ATTEMPT_TIMEOUT_MS } from './delivery-sender.ts'
 import { fanOutEvents } from './fan-out.ts'
@@ -44,6 +45,7 @@ export class WebhookDispatcher {
   readonly #random: () => number
   readonly #timeoutMs: number
   readonly #onError: (error: unknown) => void
+  readonly #acks: AckWriter
   readonly #inFlight = new Set<Promise<void>>()
   #running = false
   #loop: Promise<void> | null = null
@@ -60,6 +62,7 @@ export class WebhookDispatcher {
     this.#random = options.random ?? Math.random
     this.#timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS
     this.#onError = options.onError ?? (() => {})
+    this.#acks = new AckWriter(deps.db)
   }
 
   /** Starts the background loop. */
@@ -135,11 +138,15 @@ export class WebhookDispatcher {
     const context = {
       deps: this.#deps,
       agent: this.#agent,
+      acks: this.#acks,
       random: this.#random,
       timeoutMs: this.#timeoutMs,
     }
+    // Each claim holds its slot from now on; what the owners may open is read once for them all.
+    const views = viewsOfOwners(this.#deps, claims)
     for (const claim of claims) {
-      const sending: Promise<void> = deliverOne(context, claim)
+      const sending: Promise<void> = views
+        .then((view) => deliverOne(context, claim, view.get(endpointKey(claim)) as OwnerView))
         .catch((error: unknown) => this.#onError(error))
         .finally(() => {
           this.#inFlight.delete(sending)
