@@ -50,6 +50,10 @@ export class WebhookDispatcher {
   #running = false
   #loop: Promise<void> | null = null
   #wake: (() => void) | null = null
+  // Whether the outbox may hold events: set by a nudge (a commit), by a full fan-out batch, and
+  // by each poll; a send finishing only frees a slot, which needs no look at the outbox.
+  #outboxDue = true
+  #lastFanOut = 0
 
   constructor(deps: AppDeps, options: DispatcherOptions = {}) {
     this.#deps = deps
@@ -74,6 +78,7 @@ export class WebhookDispatcher {
 
   /** Asks an idle dispatcher to look for work now (after a write, say). */
   nudge(): void {
+    this.#outboxDue = true
     this.#wake?.()
   }
 
@@ -107,11 +112,19 @@ export class WebhookDispatcher {
       let busy = false
       let backlog = false
       try {
-        busy = (await fanOutEvents(this.#deps)) > 0
+        // A notification can be lost (a dropped connection): a busy loop still looks every poll.
+        if (this.#outboxDue || performance.now() - this.#lastFanOut > this.#pollMs) {
+          this.#outboxDue = false
+          this.#lastFanOut = performance.now()
+          busy = (await fanOutEvents(this.#deps)) > 0
+          // A full batch may have left more behind.
+          if (busy) this.#outboxDue = true
+        }
         const round = await this.#claimAndSend()
         busy = round.started > 0 || busy
         backlog = round.backlog
       } catch (error) {
+        this.#outboxDue = true
         this.#onError(error)
       }
       // Due work that someone else holds frees up soon; an empty queue waits for a nudge.
@@ -150,7 +163,7 @@ export class WebhookDispatcher {
         .catch((error: unknown) => this.#onError(error))
         .finally(() => {
           this.#inFlight.delete(sending)
-          this.nudge()
+          this.#wake?.()
         })
       this.#inFlight.add(sending)
     }
