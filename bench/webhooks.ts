@@ -1,16 +1,17 @@
 /**
  * `npm run bench:webhooks`: webhook delivery on PostgreSQL with one and with two `workgraph worker`
- * processes. A burst of events is written to the outbox at once (throughput, events per second
- * from commit to the receiver's acknowledgement), then a steady trickle (commit-to-delivery
- * latency when nothing queues). The yardstick, in the same run, is how fast this process alone
- * can POST to the same receiver (bench/README.md).
+ * processes, to `--endpoints` endpoints (each its own receiver port in this process). A burst of
+ * deliveries is committed to the outbox at once (throughput, deliveries per second from commit to
+ * the receiver's acknowledgement), then a steady trickle (commit-to-delivery latency when nothing
+ * queues). Every event goes to every endpoint; a delivery is one event acknowledged by one
+ * endpoint. The yardstick, in the same run, is how fast this process alone can POST to the same
+ * receivers (bench/README.md).
  *
- *   npm run bench:webhooks -- [--events 5000] [--rate 50] [--seconds 5]
+ *   npm run bench:webhooks -- [--endpoints 20] [--events 5000] [--rate 50] [--seconds 5]
+ *                             [--workers 1,2] [--profile] [--count-queries]
  */
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { mkdirSync, writeFileSync } from 'node:fs'
-import { createServer } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
@@ -22,37 +23,34 @@ import { newId } from '../packages/server/src/lib/ids.ts'
 import { SecretBox } from '../packages/server/src/lib/secret-box.ts'
 import { secretContext } from '../packages/server/src/webhooks/endpoint-secrets.ts'
 import { newWebhookSecret } from '../packages/server/src/webhooks/webhook-signature.ts'
+import { deliveryKey, startReceivers } from './webhook-receivers.ts'
 
 const { values } = parseArgs({
   options: {
+    endpoints: { type: 'string', default: '20' },
     events: { type: 'string', default: '5000' },
     rate: { type: 'string', default: '50' },
     seconds: { type: 'string', default: '5' },
+    workers: { type: 'string', default: '1,2' },
+    profile: { type: 'boolean', default: false },
+    'count-queries': { type: 'boolean', default: false },
   },
 })
-const burstSize = Number(values.events)
+const endpointCount = Number(values.endpoints)
+// Both counts are in deliveries; each event makes one per endpoint.
+const burstEvents = Math.ceil(Number(values.events) / endpointCount)
+const burstSize = burstEvents * endpointCount
 const rate = Number(values.rate)
 const steadySeconds = Number(values.seconds)
+const workerCounts = values.workers.split(',').map(Number)
 const root = resolve(import.meta.dirname, '..')
 const main = join(root, 'packages/server/src/main.ts')
+const tmp = join(root, '.tmp')
 const secret = Buffer.alloc(32, 9).toString('base64')
 const log = (line: string) => process.stderr.write(`${line}\n`)
 
-// The receiver: answers 200 at once and notes when each event first arrived.
-const arrivals = new Map<string, number>()
-let received = 0
-const receiver = createServer((req, res) => {
-  const chunks: Buffer[] = []
-  req.on('data', (chunk: Buffer) => chunks.push(chunk))
-  req.on('end', () => {
-    received++
-    const id = req.headers['x-service-event-id']
-    if (typeof id === 'string' && !arrivals.has(id)) arrivals.set(id, Date.now())
-    res.writeHead(200).end('ok')
-  })
-})
-await new Promise<void>((done) => receiver.listen(0, '127.0.0.1', done))
-const hookUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`
+const receivers = await startReceivers(endpointCount)
+const { arrivals } = receivers
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const admin = new pg.Client({ connectionString: adminUrl })
@@ -62,10 +60,26 @@ await admin.query(`create database ${name}`)
 const url = new URL(adminUrl)
 url.pathname = `/${name}`
 const databaseUrl = url.toString()
+// User and system CPU of a process so far (Linux; 0 elsewhere), from /proc in clock ticks.
+const cpuMsOf = (pid: number | undefined) => {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? []
+    return (Number(fields[11]) + Number(fields[12])) * 10
+  } catch {
+    return 0
+  }
+}
+const commits = async () => {
+  const { rows } = await admin.query(
+    'select xact_commit::int as n from pg_stat_database where datname = $1',
+    [name],
+  )
+  return Number(rows[0]?.n ?? 0)
+}
 
 try {
-  mkdirSync(join(root, '.tmp'), { recursive: true })
-  const bundleFile = join(root, '.tmp', 'bench-webhooks-bundle.json')
+  mkdirSync(tmp, { recursive: true })
+  const bundleFile = join(tmp, 'bench-webhooks-bundle.json')
   writeFileSync(bundleFile, JSON.stringify(scaledBundle({ scale: 1000, seed: 1 })))
   const imported = spawnSync(
     process.execPath,
@@ -85,30 +99,35 @@ try {
     .where('type', '=', 'task')
     .where('ws_visible', '=', true)
     .executeTakeFirstOrThrow()
-  const endpointId = newId('webhook')
+  const box = new SecretBox(Buffer.from(secret, 'base64'))
   const now = new Date()
+  const endpointIds = receivers.urls.map(() => newId('webhook'))
   await db
     .insertInto('webhook_endpoints')
-    .values({
-      workspace_id: ws,
-      id: endpointId,
-      url: hookUrl,
-      description: 'bench',
-      event_types: ['task.created'],
-      status: 'active',
-      owner_id: owner,
-      owner_kind: 'person',
-      owner_scopes: ['task:read', 'project:read', 'people:read', 'canvas:read'],
-      // An endpoint lives while its credential works: bind it to the owner's imported key.
-      credential_id: result.api_keys['owner-key'].id,
-      secret_sealed: new SecretBox(Buffer.from(secret, 'base64')).seal(
-        newWebhookSecret(),
-        secretContext(ws, endpointId),
-      ),
-      created_at: now,
-      updated_at: now,
-    })
+    .values(
+      receivers.urls.map((hookUrl, i) => ({
+        workspace_id: ws,
+        id: endpointIds[i] as string,
+        url: hookUrl,
+        description: `bench ${i}`,
+        event_types: ['task.created'],
+        status: 'active' as const,
+        owner_id: owner,
+        owner_kind: 'person' as const,
+        owner_scopes: ['task:read', 'project:read', 'people:read', 'canvas:read'],
+        // An endpoint lives while its credential works: bind it to the owner's imported key.
+        credential_id: result.api_keys['owner-key'].id,
+        secret_sealed: box.seal(newWebhookSecret(), secretContext(ws, endpointIds[i] as string)),
+        created_at: now,
+        updated_at: now,
+      })),
+    )
     .execute()
+  // Which endpoint a receiver URL belongs to is its index; a delivery is (event, endpoint).
+  const keysOf = (events: { id: string; at: number }[]) =>
+    events.flatMap((event) =>
+      receivers.urls.map((_, endpoint) => ({ key: deliveryKey(event.id, endpoint), at: event.at })),
+    )
 
   const writeEvents = async (count: number) => {
     const rows = Array.from({ length: count }, () => ({
@@ -127,31 +146,32 @@ try {
         .insertInto('events')
         .values(rows.slice(i, i + 1000))
         .execute()
-    return rows.map((row) => ({ id: row.id, at: row.created_at.getTime() }))
+    return keysOf(rows.map((row) => ({ id: row.id, at: row.created_at.getTime() })))
   }
-  const waitFor = async (events: { id: string }[]) => {
+  const waitFor = async (deliveries: { key: string }[]) => {
     const started = Date.now()
-    while (!events.every((event) => arrivals.has(event.id))) {
+    while (!deliveries.every((delivery) => arrivals.has(delivery.key))) {
       if (Date.now() - started > 600_000) throw new Error('deliveries stopped arriving')
       await sleep(20)
     }
   }
-  const latencies = (events: { id: string; at: number }[]) => {
-    const sorted = events
-      .map((event) => (arrivals.get(event.id) ?? 0) - event.at)
+  const latencies = (deliveries: { key: string; at: number }[]) => {
+    const sorted = deliveries
+      .map((delivery) => (arrivals.get(delivery.key) ?? 0) - delivery.at)
       .sort((a, b) => a - b)
     const at = (q: number) =>
       sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0
     return { p50: at(0.5), p99: at(0.99) }
   }
 
-  log('Baseline: this process POSTing to the receiver, 10 at a time, for 3 s…')
+  log('Baseline: this process POSTing to the receivers, 10 at a time, for 3 s…')
   let bare = 0
   const until = Date.now() + 3000
   await Promise.all(
-    Array.from({ length: 10 }, async () => {
+    Array.from({ length: 10 }, async (_, lane) => {
       while (Date.now() < until) {
-        const answer = await request(hookUrl, { method: 'POST', body: '{}' })
+        const target = receivers.urls[(lane + bare) % receivers.urls.length] as string
+        const answer = await request(target, { method: 'POST', body: '{}' })
         await answer.body.text()
         bare++
       }
@@ -159,60 +179,107 @@ try {
   )
   const bareRate = bare / 3
   const rows: string[] = []
-  for (const workers of [1, 2]) {
+  const rates = new Map<number, number>()
+  const queryShapes: string[] = []
+  for (const workers of workerCounts) {
     log(
-      `${workers} worker(s): burst of ${burstSize} events, then ${rate}/s for ${steadySeconds} s…`,
+      `${workers} worker(s), ${endpointCount} endpoint(s): burst of ${burstSize} deliveries, ` +
+        `then ${rate}/s for ${steadySeconds} s…`,
     )
+    const receivedBefore = receivers.received()
+    const arrivedBefore = arrivals.size
+    const commitsBefore = await commits()
     const processes: ChildProcess[] = []
+    const queryLogs: string[] = []
     for (let i = 0; i < workers; i++) {
-      const child = spawn(process.execPath, [main, 'worker', '--database-url', databaseUrl], {
-        env: {
-          ...process.env,
-          WORKGRAPH_SECRET: secret,
-          WEBHOOKS_ALLOW_HTTP_LOOPBACK: 'true',
-          LOG_LEVEL: 'warn',
+      const queryLog = join(tmp, `bench-webhooks-queries-${workers}-${i}.json`)
+      queryLogs.push(queryLog)
+      const nodeArgs = [
+        ...(values.profile ? ['--cpu-prof', `--cpu-prof-dir=${join(tmp, 'prof')}`] : []),
+        ...(values['count-queries']
+          ? ['--import', join(root, 'bench/webhook-query-count.ts')]
+          : []),
+      ]
+      const child = spawn(
+        process.execPath,
+        [...nodeArgs, main, 'worker', '--database-url', databaseUrl],
+        {
+          env: {
+            ...process.env,
+            WORKGRAPH_SECRET: secret,
+            WEBHOOKS_ALLOW_HTTP_LOOPBACK: 'true',
+            LOG_LEVEL: 'warn',
+            WG_BENCH_QUERY_LOG: queryLog,
+          },
+          stdio: ['ignore', 'pipe', 'inherit'],
         },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      })
+      )
       await new Promise<void>((ready) => child.stdout?.once('data', () => ready()))
       processes.push(child)
     }
+    const cpuBefore = processes.reduce((sum, child) => sum + cpuMsOf(child.pid), 0)
     const burstStart = Date.now()
-    const burst = await writeEvents(burstSize)
+    const burst = await writeEvents(burstEvents)
     await waitFor(burst)
-    const lastArrival = Math.max(...burst.map((event) => arrivals.get(event.id) ?? 0))
+    const lastArrival = Math.max(...burst.map((delivery) => arrivals.get(delivery.key) ?? 0))
     const perSecond = burstSize / ((lastArrival - burstStart) / 1000)
+    rates.set(workers, perSecond)
     const burstLatency = latencies(burst)
-    const steady: { id: string; at: number }[] = []
-    for (let i = 0; i < rate * steadySeconds; i++) {
+    const steady: { key: string; at: number }[] = []
+    // One event every `endpoints / rate` seconds makes `rate` deliveries a second.
+    const steadyEvents = Math.max(1, Math.round((rate * steadySeconds) / endpointCount))
+    for (let i = 0; i < steadyEvents; i++) {
       steady.push(...(await writeEvents(1)))
-      await sleep(1000 / rate)
+      await sleep((1000 * endpointCount) / rate)
     }
     await waitFor(steady)
     const steadyLatency = latencies(steady)
+    // CPU the workers spent delivering (start-up left out), read before they stop: what a delivery costs on a busy machine.
+    const cpuMs = processes.reduce((sum, child) => sum + cpuMsOf(child.pid), 0) - cpuBefore
     for (const child of processes) child.kill('SIGTERM')
     await Promise.all(processes.map((child) => new Promise((done) => child.on('exit', done))))
+    // Backends report their counts when their connection closes.
+    await sleep(1500)
+    const delivered = arrivals.size - arrivedBefore
+    const duplicates = receivers.received() - receivedBefore - delivered
+    const perDelivery = (await commits()) - commitsBefore
+    if (values['count-queries']) {
+      const counts = new Map<string, number>()
+      for (const file of queryLogs)
+        for (const [shape, n] of Object.entries(
+          JSON.parse(readFileSync(file, 'utf8')) as Record<string, number>,
+        ))
+          counts.set(shape, (counts.get(shape) ?? 0) + n)
+      const total = [...counts.values()].reduce((a, b) => a + b, 0)
+      queryShapes.push(
+        `${workers} worker(s): ${(total / delivered).toFixed(2)} statements per delivery`,
+        ...[...counts]
+          .sort((a, b) => b[1] - a[1])
+          .slice(0, 15)
+          .map(([shape, n]) => `  ${(n / delivered).toFixed(3)}  ${shape}`),
+      )
+    }
     rows.push(
-      `| ${workers} | ${perSecond.toFixed(0)} | ${(perSecond / bareRate).toFixed(3)} | ${burstLatency.p50} | ${burstLatency.p99} | ${steadyLatency.p50} | ${steadyLatency.p99} |`,
+      `| ${workers} | ${perSecond.toFixed(0)} | ${(perSecond / bareRate).toFixed(3)} | ${burstLatency.p50} | ${burstLatency.p99} | ${steadyLatency.p50} | ${steadyLatency.p99} | ${duplicates} | ${(perDelivery / delivered).toFixed(2)} | ${(cpuMs / delivered).toFixed(2)} |`,
     )
   }
-  const duplicates = received - arrivals.size - bare
   await handle.close()
+  const [one, two] = [rates.get(1), rates.get(2)]
   console.log(
     [
-      `Webhook delivery on PostgreSQL (one endpoint; receiver answers 200 at once)`,
+      `Webhook delivery on PostgreSQL (${endpointCount} endpoint(s), each its own receiver port; receivers answer 200 at once)`,
       ``,
-      `Yardstick: this process alone POSTs ${bareRate.toFixed(0)} requests/s to the receiver (10 at a time).`,
+      `Yardstick: this process alone POSTs ${bareRate.toFixed(0)} requests/s to the receivers (10 at a time).`,
       ``,
-      `| workers | burst events/s | ÷ yardstick | burst latency p50 ms | p99 ms | at ${rate}/s: latency p50 ms | p99 ms |`,
-      `|---|---|---|---|---|---|---|`,
+      `| workers | burst deliveries/s | ÷ yardstick | burst latency p50 ms | p99 ms | at ${rate}/s: latency p50 ms | p99 ms | received twice | transactions per delivery | worker CPU ms per delivery |`,
+      `|---|---|---|---|---|---|---|---|---|---|`,
       ...rows,
-      ``,
-      `Deliveries received twice: ${duplicates}.`,
+      ...(one && two ? [``, `Two workers ÷ one: ${(two / one).toFixed(2)}.`] : []),
+      ...(queryShapes.length > 0 ? [``, 'Statements sent, per delivery:', ...queryShapes] : []),
     ].join('\n'),
   )
 } finally {
-  receiver.close()
+  await receivers.close()
   await admin.query(`drop database if exists ${name} with (force)`)
   await admin.end()
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto'
-import { sql } from 'kysely'
+import { type Selectable, sql } from 'kysely'
+import type { Role } from '../access/principal.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
+import type { WebhookEndpointsTable } from '../db/tables/webhook.table.ts'
 import { bindingLive } from './endpoint-binding.ts'
 import { disableEndpoint } from './endpoint-health.ts'
 
@@ -12,8 +14,20 @@ import { disableEndpoint } from './endpoint-health.ts'
  */
 const LEASE_MS = 60_000
 
-// Endpoints looked at per round; the rest wait for the next one.
+// Endpoints locked per round at most; the rest wait for the next one.
 const ENDPOINTS_PER_ROUND = 100
+
+/** The endpoint, its event and its owner's standing, read with the claim (one statement). */
+export interface DeliveryRow extends Selectable<WebhookEndpointsTable> {
+  type: string
+  subject_id: string
+  subject_type: string
+  data: { object: Record<string, unknown> }
+  event_at: Date
+  acl_epoch: string | number
+  owner_role: Role | null
+  owner_integration: string | null
+}
 
 /** A delivery this dispatcher holds a lease on. */
 export interface ClaimedDelivery {
@@ -27,14 +41,17 @@ export interface ClaimedDelivery {
   runAttempts: number
   /** Fences the result: only the holder of the current lease may record the new state. */
   lock: string
+  /** What sending needs, as it was when the claim committed, just before sending. */
+  row: DeliveryRow
 }
 
 /**
  * Claims up to `capacity` due deliveries: pending or retrying ones whose time has come, and
- * in-flight ones whose lease ran out. Endpoints with due work are served in random order, each up
- * to `perEndpoint` deliveries in flight at once counted across every dispatcher (the endpoint row
- * is locked while its claim is made), so one endpoint's backlog or slowness cannot starve another.
- * Each claim commits before anything is sent. `backlog` tells whether due work was seen at all.
+ * in-flight ones whose lease ran out. Endpoints with due work and room are taken in random order,
+ * each up to `perEndpoint` deliveries in flight at once counted across every dispatcher: the
+ * endpoint rows are locked (SKIP LOCKED, so dispatchers never wait on each other), then one
+ * statement counts what is in flight and claims, so two dispatchers never both fill one endpoint.
+ * The claim commits before anything is sent. `backlog` tells whether there was work to take.
  */
 export async function claimDue(
   deps: AppDeps,
@@ -43,145 +60,133 @@ export async function claimDue(
 ): Promise<{ claims: ClaimedDelivery[]; backlog: boolean }> {
   if (capacity <= 0) return { claims: [], backlog: true }
   const now = deps.clock.now()
-  // Endpoints are few; each probe is one look into a partial index of the queue.
-  const endpoints = await deps.db
-    .selectFrom('webhook_endpoints as e')
-    .select(['e.workspace_id', 'e.id'])
-    .where(({ exists, or, selectFrom }) =>
-      or([
-        exists(
-          selectFrom('webhook_deliveries as d')
-            .select('d.id')
-            .whereRef('d.workspace_id', '=', 'e.workspace_id')
-            .whereRef('d.endpoint_id', '=', 'e.id')
-            .where('d.status', 'in', ['pending', 'retrying'])
-            .where('d.next_attempt_at', '<=', now),
-        ),
-        exists(
-          selectFrom('webhook_deliveries as d')
-            .select('d.id')
-            .whereRef('d.workspace_id', '=', 'e.workspace_id')
-            .whereRef('d.endpoint_id', '=', 'e.id')
-            .where('d.status', '=', 'in_flight')
-            .where('d.locked_until', '<', now),
-        ),
-      ]),
-    )
-    .orderBy(sql`random()`)
-    .limit(ENDPOINTS_PER_ROUND)
-    .execute()
-  const claims: ClaimedDelivery[] = []
-  for (const endpoint of endpoints) {
-    const room = capacity - claims.length
-    if (room <= 0) break
-    claims.push(
-      ...(await claimForEndpoint(deps, endpoint.workspace_id, endpoint.id, room, perEndpoint, now)),
-    )
-  }
-  return { claims, backlog: endpoints.length > 0 }
-}
-
-async function claimForEndpoint(
-  deps: AppDeps,
-  workspaceId: string,
-  endpointId: string,
-  room: number,
-  perEndpoint: number,
-  now: Date,
-): Promise<ClaimedDelivery[]> {
+  // Twice as many endpoints as would fill the capacity: some have less due than their room.
+  const wanted = Math.min(ENDPOINTS_PER_ROUND, 2 * Math.ceil(capacity / perEndpoint))
   return deps.db.transaction().execute(async (trx) => {
-    // Another dispatcher is claiming for this endpoint right now: leave it to that one.
-    const locked = await trx
-      .selectFrom('webhook_endpoints as e')
-      .select(['e.status', sql<boolean>`${bindingLive(now)}`.as('live')])
-      .where('e.workspace_id', '=', workspaceId)
-      .where('e.id', '=', endpointId)
-      .forUpdate()
-      .skipLocked()
-      .executeTakeFirst()
-    if (!locked) return []
-    // A credential that ended on its own (expired, or revoked by the authorization server) is
-    // found here, once a round rather than once a delivery: the endpoint stops and nothing is sent.
-    if (locked.status === 'active' && !locked.live) {
-      await disableEndpoint(trx, workspaceId, endpointId, 'credential_revoked', now)
-      return []
+    const locked = await lockEndpoints(trx, wanted, perEndpoint, now)
+    if (locked.length === 0) return { claims: [], backlog: false }
+    const claimable: { workspace_id: string; id: string }[] = []
+    for (const endpoint of locked) {
+      // A credential that ended on its own (expired, or revoked by the authorization server) is
+      // found here, once a round rather than once a delivery: the endpoint stops, nothing is sent.
+      if (endpoint.status === 'active' && !endpoint.live)
+        await disableEndpoint(trx, endpoint.workspace_id, endpoint.id, 'credential_revoked', now)
+      else claimable.push(endpoint)
     }
-    const inFlight = await trx
-      .selectFrom('webhook_deliveries')
-      .select((eb) => eb.fn.countAll<string>().as('n'))
-      .where('workspace_id', '=', workspaceId)
-      .where('endpoint_id', '=', endpointId)
-      .where('status', '=', 'in_flight')
-      .where('locked_until', '>=', now)
-      .executeTakeFirstOrThrow()
-    let take = Math.min(room, perEndpoint - Number(inFlight.n))
+    if (claimable.length === 0) return { claims: [], backlog: true }
     const lock = randomBytes(9).toString('base64url')
-    const claims: ClaimedDelivery[] = []
-    // Expired leases first (they have waited longest), then what is due, oldest first.
-    for (const expired of [true, false]) {
-      if (take <= 0) break
-      const rows = await claimRows(trx, { workspaceId, endpointId, expired, take, lock, now })
-      take -= rows.length
-      claims.push(...rows)
-    }
-    return claims
+    const claims = await claimRows(trx, { endpoints: claimable, capacity, perEndpoint, lock, now })
+    return { claims, backlog: true }
   })
 }
 
+// Endpoints with due work and room by the last committed count, locked for this round.
+async function lockEndpoints(
+  trx: Db,
+  wanted: number,
+  perEndpoint: number,
+  now: Date,
+): Promise<{ workspace_id: string; id: string; status: string; live: boolean }[]> {
+  const result = await sql<{ workspace_id: string; id: string; status: string; live: boolean }>`
+    select e.workspace_id, e.id, e.status, ${bindingLive(now)} as live
+    from webhook_endpoints e
+    where (exists (select from webhook_deliveries d
+          where d.workspace_id = e.workspace_id and d.endpoint_id = e.id
+            and d.status in ('pending', 'retrying') and d.next_attempt_at <= ${now})
+        or exists (select from webhook_deliveries d
+          where d.workspace_id = e.workspace_id and d.endpoint_id = e.id
+            and d.status = 'in_flight' and d.locked_until < ${now}))
+      and (select count(*) from webhook_deliveries d
+          where d.workspace_id = e.workspace_id and d.endpoint_id = e.id
+            and d.status = 'in_flight' and d.locked_until >= ${now}) < ${perEndpoint}
+    order by random()
+    limit ${wanted}
+    for update of e skip locked`.execute(trx)
+  return result.rows
+}
+
+// One statement: each endpoint's room (a fresh count, now that its row is locked), its expired
+// leases first and then what is due, oldest first; the capacity shared out round-robin; the
+// claimed rows returned with everything sending needs.
 async function claimRows(
   trx: Db,
   target: {
-    workspaceId: string
-    endpointId: string
-    expired: boolean
-    take: number
+    endpoints: { workspace_id: string; id: string }[]
+    capacity: number
+    perEndpoint: number
     lock: string
     now: Date
   },
 ): Promise<ClaimedDelivery[]> {
-  const { workspaceId, endpointId, now } = target
-  let candidates = trx
-    .selectFrom('webhook_deliveries as d')
-    .select('d.id')
-    .where('d.workspace_id', '=', workspaceId)
-    .where('d.endpoint_id', '=', endpointId)
-  candidates = target.expired
-    ? candidates
-        .where('d.status', '=', 'in_flight')
-        .where('d.locked_until', '<', now)
-        .orderBy('d.locked_until')
-    : candidates
-        .where('d.status', 'in', ['pending', 'retrying'])
-        .where('d.next_attempt_at', '<=', now)
-        .orderBy('d.next_attempt_at')
-  const rows = await trx
-    .updateTable('webhook_deliveries as d')
-    .set({
-      status: 'in_flight',
-      locked_by: target.lock,
-      locked_until: new Date(now.getTime() + LEASE_MS),
-      attempt_count: sql`d.attempt_count + 1`,
-      run_attempts: sql`d.run_attempts + 1`,
-      updated_at: now,
-    })
-    .where('d.workspace_id', '=', workspaceId)
-    .where('d.id', 'in', candidates.limit(target.take).forUpdate().skipLocked())
-    .returning([
-      'd.workspace_id',
-      'd.id',
-      'd.endpoint_id',
-      'd.event_id',
-      'd.attempt_count',
-      'd.run_attempts',
-    ])
-    .execute()
-  return rows.map((row) => ({
+  const { now, lock } = target
+  const result = await sql<
+    DeliveryRow & {
+      delivery_id: string
+      event_id: string
+      attempt_count: number
+      run_attempts: number
+    }
+  >`
+    with ep as (
+      select x.workspace_id, x.id, greatest(0, ${target.perEndpoint} - (
+        select count(*) from webhook_deliveries d
+        where d.workspace_id = x.workspace_id and d.endpoint_id = x.id
+          and d.status = 'in_flight' and d.locked_until >= ${now}))::int as room
+      from unnest(${target.endpoints.map((e) => e.workspace_id)}::text[],
+        ${target.endpoints.map((e) => e.id)}::text[]) as x(workspace_id, id)
+    ),
+    expired as (
+      select ep.room, c.* from ep cross join lateral (
+        select d.workspace_id, d.id, d.endpoint_id, 0 as rank, d.locked_until as since
+        from webhook_deliveries d
+        where d.workspace_id = ep.workspace_id and d.endpoint_id = ep.id
+          and d.status = 'in_flight' and d.locked_until < ${now}
+        order by d.locked_until limit ep.room
+        for update of d skip locked) c
+    ),
+    due as (
+      select ep.room, c.* from ep cross join lateral (
+        select d.workspace_id, d.id, d.endpoint_id, 1 as rank, d.next_attempt_at as since
+        from webhook_deliveries d
+        where d.workspace_id = ep.workspace_id and d.endpoint_id = ep.id
+          and d.status in ('pending', 'retrying') and d.next_attempt_at <= ${now}
+        order by d.next_attempt_at limit ep.room
+        for update of d skip locked) c
+    ),
+    ranked as (
+      select u.*, row_number() over (partition by u.workspace_id, u.endpoint_id
+        order by u.rank, u.since) as n
+      from (select * from expired union all select * from due) u
+    ),
+    chosen as (
+      select workspace_id, id from ranked where n <= room order by n limit ${target.capacity}
+    ),
+    claimed as (
+      update webhook_deliveries d
+      set status = 'in_flight', locked_by = ${lock},
+        locked_until = ${new Date(now.getTime() + LEASE_MS)},
+        attempt_count = d.attempt_count + 1, run_attempts = d.run_attempts + 1, updated_at = ${now}
+      from chosen
+      where d.workspace_id = chosen.workspace_id and d.id = chosen.id
+      returning d.workspace_id, d.id, d.endpoint_id, d.event_id, d.attempt_count, d.run_attempts
+    )
+    select c.id as delivery_id, c.event_id, c.attempt_count, c.run_attempts, e.*,
+      v.type, v.subject_id, v.subject_type, v.data, v.created_at as event_at,
+      w.acl_epoch, p.role as owner_role, i.id as owner_integration
+    from claimed c
+    join webhook_endpoints e on e.workspace_id = c.workspace_id and e.id = c.endpoint_id
+    join events v on v.workspace_id = c.workspace_id and v.id = c.event_id
+    join workspaces w on w.id = c.workspace_id
+    left join people p on p.workspace_id = e.workspace_id and p.id = e.owner_id
+    left join integrations i on i.workspace_id = e.workspace_id and i.id = e.owner_id`.execute(trx)
+  return result.rows.map((row) => ({
     workspaceId: row.workspace_id,
-    id: row.id,
-    endpointId: row.endpoint_id,
+    id: row.delivery_id,
+    endpointId: row.id,
     eventId: row.event_id,
     attempt: row.attempt_count,
     runAttempts: row.run_attempts,
-    lock: target.lock,
+    lock,
+    row,
   }))
 }

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { Dispatcher } from 'undici'
 import type { AppDeps } from '../app-deps.ts'
-import { deliverOne } from './deliver-one.ts'
+import { deliverOne, endpointKey, type OwnerView, viewsOfOwners } from './deliver-one.ts'
+import { AckWriter } from './delivery-acks.ts'
 import { claimDue } from './delivery-queue.ts'
 import { ATTEMPT_TIMEOUT_MS } from './delivery-sender.ts'
 import { fanOutEvents } from './fan-out.ts'
@@ -44,10 +45,15 @@ export class WebhookDispatcher {
   readonly #random: () => number
   readonly #timeoutMs: number
   readonly #onError: (error: unknown) => void
+  readonly #acks: AckWriter
   readonly #inFlight = new Set<Promise<void>>()
   #running = false
   #loop: Promise<void> | null = null
   #wake: (() => void) | null = null
+  // Whether the outbox may hold events: set by a nudge (a commit), by a full fan-out batch, and
+  // by each poll; a send finishing only frees a slot, which needs no look at the outbox.
+  #outboxDue = true
+  #lastFanOut = 0
 
   constructor(deps: AppDeps, options: DispatcherOptions = {}) {
     this.#deps = deps
@@ -60,6 +66,7 @@ export class WebhookDispatcher {
     this.#random = options.random ?? Math.random
     this.#timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS
     this.#onError = options.onError ?? (() => {})
+    this.#acks = new AckWriter(deps.db)
   }
 
   /** Starts the background loop. */
@@ -71,6 +78,7 @@ export class WebhookDispatcher {
 
   /** Asks an idle dispatcher to look for work now (after a write, say). */
   nudge(): void {
+    this.#outboxDue = true
     this.#wake?.()
   }
 
@@ -104,11 +112,19 @@ export class WebhookDispatcher {
       let busy = false
       let backlog = false
       try {
-        busy = (await fanOutEvents(this.#deps)) > 0
+        // A notification can be lost (a dropped connection): a busy loop still looks every poll.
+        if (this.#outboxDue || performance.now() - this.#lastFanOut > this.#pollMs) {
+          this.#outboxDue = false
+          this.#lastFanOut = performance.now()
+          busy = (await fanOutEvents(this.#deps)) > 0
+          // A full batch may have left more behind.
+          if (busy) this.#outboxDue = true
+        }
         const round = await this.#claimAndSend()
         busy = round.started > 0 || busy
         backlog = round.backlog
       } catch (error) {
+        this.#outboxDue = true
         this.#onError(error)
       }
       // Due work that someone else holds frees up soon; an empty queue waits for a nudge.
@@ -135,15 +151,19 @@ export class WebhookDispatcher {
     const context = {
       deps: this.#deps,
       agent: this.#agent,
+      acks: this.#acks,
       random: this.#random,
       timeoutMs: this.#timeoutMs,
     }
+    // Each claim holds its slot from now on; what the owners may open is read once for them all.
+    const views = viewsOfOwners(this.#deps, claims)
     for (const claim of claims) {
-      const sending: Promise<void> = deliverOne(context, claim)
+      const sending: Promise<void> = views
+        .then((view) => deliverOne(context, claim, view.get(endpointKey(claim)) as OwnerView))
         .catch((error: unknown) => this.#onError(error))
         .finally(() => {
           this.#inFlight.delete(sending)
-          this.nudge()
+          this.#wake?.()
         })
       this.#inFlight.add(sending)
     }
