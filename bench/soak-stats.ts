@@ -3,9 +3,11 @@ import type { Outcome } from './soak-workload.ts'
 const BODIES_KEPT = 3
 
 /** One minute of the soak as measured: requests scheduled in it and where the system stood. */
-export interface Minute {
+export interface Minute extends MinuteEnd {
   minute: number
   sent: number
+  /** Answers (or failures) that came in during the minute: below `sent`, the server fell behind. */
+  answered: number
   errors: number
   /** The first few failures of the minute, to say why without reading every log. */
   errorSamples: { route: string; status: number; body: string }[]
@@ -14,9 +16,17 @@ export interface Minute {
   max: number
   /** How late this process sent its latest request (ms): large means the client fell behind. */
   maxLag: number
-  /** Each instance's resident memory (MB) at the minute's end. */
+}
+
+/** Where the system stood at a minute's end, and the CPU it used during the minute. */
+export interface MinuteEnd {
+  /** Each instance's resident memory (MB). */
   rssMb: number[]
   dbMb: number
+  /** Each instance's CPU, percent of one core (the machine has two). */
+  cpu: number[]
+  /** The database's PostgreSQL backends together, percent of one core. */
+  pgCpu: number
 }
 
 /** Latency per route over the whole run. */
@@ -30,6 +40,7 @@ export interface RouteSummary {
 
 interface Bucket {
   latencies: number[]
+  answered: number
   errors: number
   samples: Minute['errorSamples']
   maxLag: number
@@ -39,9 +50,11 @@ interface Bucket {
 export class SoakStats {
   private readonly buckets: Bucket[] = []
   private readonly routes = new Map<string, { latencies: number[]; errors: number }>()
+  private readonly kinds = new Map<string, number>()
 
-  /** Counts one request due in `minute` that took `ms` from when it was due. */
-  add(minute: number, ms: number, lag: number, outcome: Outcome) {
+  /** Counts one request due in `minute`, answered in `answeredIn`, `ms` after it was due. */
+  add(minute: number, answeredIn: number, ms: number, lag: number, outcome: Outcome) {
+    this.bucket(answeredIn).answered++
     const bucket = this.bucket(minute)
     bucket.latencies.push(ms)
     bucket.maxLag = Math.max(bucket.maxLag, lag)
@@ -51,7 +64,11 @@ export class SoakStats {
     if (outcome.ok) return
     bucket.errors++
     route.errors++
-    if (bucket.samples.length < BODIES_KEPT)
+    const kind = outcome.status === 0 ? 'no answer' : String(outcome.status)
+    this.kinds.set(kind, (this.kinds.get(kind) ?? 0) + 1)
+    // The first few of a minute, and the first of each status, so time-outs hide no 500.
+    const known = bucket.samples.some((sample) => sample.status === outcome.status)
+    if (bucket.samples.length < BODIES_KEPT || (!known && bucket.samples.length < 2 * BODIES_KEPT))
       bucket.samples.push({
         route: outcome.route,
         status: outcome.status,
@@ -60,21 +77,31 @@ export class SoakStats {
   }
 
   /** Closes a minute with the memory and database size measured at its end. */
-  minute(minute: number, rssMb: number[], dbMb: number): Minute {
+  minute(minute: number, end: MinuteEnd): Minute {
     const bucket = this.bucket(minute)
     const sorted = [...bucket.latencies].sort((a, b) => a - b)
     return {
       minute: minute + 1,
       sent: sorted.length,
+      answered: bucket.answered,
       errors: bucket.errors,
       errorSamples: bucket.samples,
       p50: percentile(sorted, 0.5),
       p99: percentile(sorted, 0.99),
       max: sorted.at(-1) ?? 0,
       maxLag: bucket.maxLag,
-      rssMb,
-      dbMb,
+      ...end,
     }
+  }
+
+  /** Errors over the run by status (`no answer` for time-outs and network errors). */
+  errorKinds(): Record<string, number> {
+    return Object.fromEntries(this.kinds)
+  }
+
+  /** How many minutes saw a request due or answered (answers can trail the last due minute). */
+  minutes(): number {
+    return this.buckets.length
   }
 
   /** Every route's count, errors and latency over the run. */
@@ -92,7 +119,7 @@ export class SoakStats {
   }
 
   private bucket(minute: number): Bucket {
-    this.buckets[minute] ??= { latencies: [], errors: 0, samples: [], maxLag: 0 }
+    this.buckets[minute] ??= { latencies: [], answered: 0, errors: 0, samples: [], maxLag: 0 }
     return this.buckets[minute]
   }
 }
@@ -106,7 +133,9 @@ function percentile(sorted: number[], q: number): number {
  * Whether memory stayed flat: each instance's RSS at the end of the last minute against the end of
  * the second (the first holds start-up and warm-up), within `tolerance` (10 %).
  */
-export function memoryVerdict(minutes: Minute[], tolerance = 0.1): string {
+export function memoryVerdict(table: Minute[], tolerance = 0.1): string {
+  // Minutes that only drained late answers are not the load's.
+  const minutes = table.filter((m) => m.sent > 0)
   const second = minutes[1]
   const last = minutes.at(-1)
   if (!second || !last || minutes.length < 3)
@@ -119,34 +148,31 @@ export function memoryVerdict(minutes: Minute[], tolerance = 0.1): string {
 
 /** The per-minute table and the per-route table, as Markdown. */
 export function formatSoak(minutes: Minute[], routes: RouteSummary[]): string {
-  const instances = minutes[0]?.rssMb.length ?? 0
-  const rssHeads = Array.from({ length: instances }, (_, i) => `RSS ${i + 1} MB`)
-  const lines = [
-    row(['minute', 'sent', 'errors', 'p50 ms', 'p99 ms', 'max ms', ...rssHeads, 'DB MB', 'lag ms']),
-    row([
-      '---:',
-      '---:',
-      '---:',
-      '---:',
-      '---:',
-      '---:',
-      ...rssHeads.map(() => '---:'),
-      '---:',
-      '---:',
+  const instances = Array.from({ length: minutes[0]?.rssMb.length ?? 0 }, (_, i) => i)
+  const columns: [string, (m: Minute) => string][] = [
+    ['minute', (m) => String(m.minute)],
+    ['sent', (m) => String(m.sent)],
+    ['answered', (m) => String(m.answered)],
+    ['errors', (m) => String(m.errors)],
+    ['p50 ms', (m) => m.p50.toFixed(1)],
+    ['p99 ms', (m) => m.p99.toFixed(1)],
+    ['max ms', (m) => m.max.toFixed(0)],
+    ...instances.map((i): [string, (m: Minute) => string] => [
+      `RSS ${i + 1} MB`,
+      (m) => (m.rssMb[i] ?? 0).toFixed(0),
     ]),
-    ...minutes.map((m) =>
-      row([
-        String(m.minute),
-        String(m.sent),
-        String(m.errors),
-        m.p50.toFixed(1),
-        m.p99.toFixed(1),
-        m.max.toFixed(0),
-        ...m.rssMb.map((mb) => mb.toFixed(0)),
-        m.dbMb.toFixed(0),
-        m.maxLag.toFixed(0),
-      ]),
-    ),
+    ['DB MB', (m) => m.dbMb.toFixed(0)],
+    ...instances.map((i): [string, (m: Minute) => string] => [
+      `CPU ${i + 1} %`,
+      (m) => (m.cpu[i] ?? 0).toFixed(0),
+    ]),
+    ['PG CPU %', (m) => m.pgCpu.toFixed(0)],
+    ['lag ms', (m) => m.maxLag.toFixed(0)],
+  ]
+  const lines = [
+    row(columns.map(([head]) => head)),
+    row(columns.map(() => '---:')),
+    ...minutes.map((m) => row(columns.map(([, cell]) => cell(m)))),
     '',
     row(['route', 'sent', 'errors', 'p50 ms', 'p99 ms']),
     row(['---', '---:', '---:', '---:', '---:']),

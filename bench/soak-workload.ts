@@ -65,9 +65,7 @@ export class Workload {
 
   constructor(bases: string[], tokens: Record<string, string>, words: string[]) {
     // Many connections: an open-loop load must not queue behind a slow answer in its own client.
-    this.pools = bases.map(
-      (base) => new Pool(base, { connections: 64, headersTimeout: 30_000, bodyTimeout: 30_000 }),
-    )
+    this.pools = bases.map((base) => new Pool(base, { connections: 64 }))
     this.principals = Object.entries(tokens).map(([name, token]) => ({
       name,
       token,
@@ -81,19 +79,23 @@ export class Workload {
   async prime(): Promise<void> {
     for (const p of this.principals) {
       for (const path of ['/v1/projects?limit=100', '/v1/tasks?limit=100']) {
-        const outcome = await this.send(0, p, { route: 'prime', method: 'GET', path })
+        const outcome = await this.send(0, p, { route: 'prime', method: 'GET', path }, 60_000)
         if (!outcome.ok) throw new Error(`priming ${path} as ${p.name}: ${outcome.body}`)
       }
     }
   }
 
-  /** Sends request `n` of the run and reports what came back; never throws. */
-  async issue(n: number): Promise<Outcome> {
+  /**
+   * Sends request `n` of the run and reports what came back; never throws. A request still
+   * unanswered after `timeoutMs` (counted by the caller from when it was due) is given up as an
+   * error, as a client would: otherwise an overloaded run would drain for as long as it lagged.
+   */
+  async issue(n: number, timeoutMs: number): Promise<Outcome> {
     const count = this.pools.length
     const instance = n % count
     const p = this.principals[Math.floor(n / count) % this.principals.length] as Principal
     const slot = MIX[Math.floor(n / (2 * count)) % MIX.length] ?? 'tasks'
-    return this.send(instance, p, this.routes[slot](p, n))
+    return this.send(instance, p, this.routes[slot](p, n), Math.max(1, Math.round(timeoutMs)))
   }
 
   /** Closes the connections. */
@@ -139,7 +141,12 @@ export class Workload {
     return this.words[(n * 7919) % this.words.length] ?? 'schedule'
   }
 
-  private async send(instance: number, p: Principal, spec: RequestSpec): Promise<Outcome> {
+  private async send(
+    instance: number,
+    p: Principal,
+    spec: RequestSpec,
+    timeoutMs: number,
+  ): Promise<Outcome> {
     const headers: Record<string, string> = { authorization: `Bearer ${p.token}` }
     if (spec.body) headers['content-type'] = 'application/json'
     // A fresh key per write: each one runs the whole write path, none is a replay.
@@ -150,6 +157,7 @@ export class Workload {
         method: spec.method,
         path: spec.path,
         headers,
+        signal: AbortSignal.timeout(timeoutMs),
         ...(spec.body ? { body: JSON.stringify(spec.body) } : {}),
       })
       const text = await answer.body.text()
@@ -162,7 +170,11 @@ export class Workload {
         ...(ok ? {} : { body: text.slice(0, 500) }),
       }
     } catch (error) {
-      return { route: spec.route, status: 0, ok: false, body: String(error).slice(0, 500) }
+      const body =
+        error instanceof Error && error.name === 'TimeoutError'
+          ? `no answer within the time-out (${timeoutMs.toFixed(0)} ms left when sent)`
+          : String(error)
+      return { route: spec.route, status: 0, ok: false, body: body.slice(0, 500) }
     }
   }
 

@@ -8,9 +8,10 @@
  * workspace's member and owner. Every minute it prints requests sent, errors, p50/p99 latency,
  * each instance's resident memory and the database size; at the end a table, whether memory
  * stayed flat, and JSON plus both servers' logs in bench/results/ (bench/README.md, "Soak").
- * Exits non-zero if any request failed (a non-2xx answer or no answer).
+ * Exits non-zero if any request failed: a non-2xx answer, or none within `--timeout` seconds of
+ * when it was due.
  *
- *   npm run bench:soak -- [--scale 10000] [--rate 200] [--minutes 10]
+ *   npm run bench:soak -- [--scale 10000] [--rate 200] [--minutes 10] [--timeout 30]
  */
 import { spawnSync } from 'node:child_process'
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -19,9 +20,10 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { scaledBundle } from '../packages/server/src/bundle/demo/scaled-bundle.ts'
+import { CpuMeter } from './soak-cpu.ts'
 import { type Instance, startInstance } from './soak-instance.ts'
 import { openLoop } from './soak-loop.ts'
-import { formatSoak, type Minute, memoryVerdict, SoakStats } from './soak-stats.ts'
+import { formatSoak, type Minute, type MinuteEnd, memoryVerdict, SoakStats } from './soak-stats.ts'
 import { Workload } from './soak-workload.ts'
 
 const { values } = parseArgs({
@@ -29,11 +31,13 @@ const { values } = parseArgs({
     scale: { type: 'string', default: '10000' },
     rate: { type: 'string', default: '200' },
     minutes: { type: 'string', default: '10' },
+    timeout: { type: 'string', default: '30' },
   },
 })
 const scale = Number(values.scale)
 const rate = Number(values.rate)
 const minutes = Number(values.minutes)
+const timeoutMs = Number(values.timeout) * 1000
 const root = resolve(import.meta.dirname, '..')
 const main = join(root, 'packages/server/src/main.ts')
 const secret = Buffer.alloc(32, 9).toString('base64')
@@ -64,6 +68,13 @@ url.pathname = `/${dbName}`
 const dbMb = async () =>
   Number((await admin.query('select pg_database_size($1) as size', [dbName])).rows[0].size) /
   2 ** 20
+
+const backends = async () =>
+  (
+    await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [
+      dbName,
+    ])
+  ).rows.map((row) => row.pid)
 
 const instances: Instance[] = []
 const stop = new AbortController()
@@ -105,11 +116,20 @@ async function soak(workload: Workload): Promise<boolean> {
   const perMinute = rate * 60
   const total = Math.round(perMinute * minutes)
   const stats = new SoakStats()
-  const ends: { rssMb: number[]; dbMb: number }[] = []
+  const ends: MinuteEnd[] = []
   const rssSeries: { second: number; rssMb: number[] }[] = []
   const started = performance.now()
   let finished = false
   const rss = () => instances.map((s) => s.rssMb())
+  const serverCpu = instances.map(() => new CpuMeter())
+  const pgCpu = new CpuMeter()
+  const snapshot = async (): Promise<MinuteEnd> => ({
+    rssMb: rss(),
+    dbMb: await dbMb(),
+    cpu: instances.map((s, i) => serverCpu[i]?.read([s.pid]) ?? 0),
+    pgCpu: pgCpu.read(await backends()),
+  })
+  await snapshot() // the baseline: start-up and import are not the first minute's CPU
   log(`Soak: ${rate} requests/s for ${minutes} min over ${instances.length} instances…`)
   // Memory every 10 s for the JSON; at each minute's end memory and database size for the table.
   const sampler = setInterval(() => {
@@ -118,11 +138,11 @@ async function soak(workload: Workload): Promise<boolean> {
   const closers = Array.from({ length: Math.ceil(minutes) }, (_, m) =>
     setTimeout(
       async () => {
-        ends[m] = { rssMb: rss(), dbMb: await dbMb() }
+        ends[m] = await snapshot()
         // Printed 5 s later, when most of the minute's requests have been answered.
         await sleep(5_000)
         const end = ends[m]
-        if (!finished && end) log(progress(stats.minute(m, end.rssMb, end.dbMb)))
+        if (!finished && end) log(progress(stats.minute(m, end)))
       },
       (m + 1) * 60_000,
     ),
@@ -132,21 +152,22 @@ async function soak(workload: Workload): Promise<boolean> {
     total,
     async (n, dueAt) => {
       const lag = performance.now() - dueAt
-      const outcome = await workload.issue(n)
-      stats.add(Math.floor(n / perMinute), performance.now() - dueAt, lag, outcome)
+      const outcome = await workload.issue(n, timeoutMs - lag)
+      const ms = performance.now() - dueAt
+      const answeredIn = Math.floor(((n * 1000) / rate + ms) / 60_000)
+      stats.add(Math.floor(n / perMinute), answeredIn, ms, lag, outcome)
     },
     stop.signal,
   )
   finished = true
   clearInterval(sampler)
   for (const timer of closers) clearTimeout(timer)
-  const count = stop.signal.aborted
-    ? Math.ceil((performance.now() - started) / 60_000)
-    : Math.ceil(minutes)
+  // Past the last minute of sending come the minutes in which late answers still arrived.
+  const count = stats.minutes()
   const table: Minute[] = []
   for (let m = 0; m < count; m++) {
-    const end = ends[m] ?? { rssMb: rss(), dbMb: await dbMb() }
-    table.push(stats.minute(m, end.rssMb, end.dbMb))
+    const end = ends[m] ?? (await snapshot())
+    table.push(stats.minute(m, end))
   }
   return report(table, stats, rssSeries)
 }
@@ -165,7 +186,18 @@ function report(
   writeFileSync(
     file,
     JSON.stringify(
-      { scale, rate, minutes, errors, verdict, table, routes, rssSeries, logs },
+      {
+        scale,
+        rate,
+        minutes,
+        errors,
+        errorKinds: stats.errorKinds(),
+        verdict,
+        table,
+        routes,
+        rssSeries,
+        logs,
+      },
       null,
       2,
     ),
@@ -174,7 +206,8 @@ function report(
     `\nSoak: ${scale} items, ${rate} requests/s, ${instances.length} instances, PostgreSQL\n`,
   )
   console.log(formatSoak(table, routes))
-  console.log(`\nerrors: ${errors}`)
+  const kinds = Object.entries(stats.errorKinds()).map(([kind, n]) => `${n} ${kind}`)
+  console.log(`\nerrors: ${errors}${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`)
   for (const m of table)
     for (const s of m.errorSamples)
       console.log(`  minute ${m.minute}: ${s.route} ${s.status} ${s.body}`)
@@ -185,8 +218,14 @@ function report(
 }
 
 function progress(m: Minute): string {
-  const rssText = m.rssMb.map((mb) => `${mb.toFixed(0)} MB`).join(' / ')
-  return `  minute ${m.minute}: ${m.sent} sent, ${m.errors} errors, p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms, RSS ${rssText}, DB ${m.dbMb.toFixed(0)} MB`
+  const each = (values: number[], unit: string) =>
+    values.map((v) => `${v.toFixed(0)}${unit}`).join(' / ')
+  return [
+    `  minute ${m.minute}: ${m.sent} sent, ${m.answered} answered, ${m.errors} errors`,
+    `p50 ${m.p50.toFixed(1)} ms, p99 ${m.p99.toFixed(1)} ms`,
+    `RSS ${each(m.rssMb, ' MB')}, DB ${m.dbMb.toFixed(0)} MB`,
+    `CPU ${each(m.cpu, ' %')}, PostgreSQL ${m.pgCpu.toFixed(0)} %`,
+  ].join(', ')
 }
 
 // Pino writes JSON lines; anything else in the log (a crash's stack) counts too.
