@@ -20,7 +20,7 @@ export interface Minute extends MinuteEnd {
 
 /** Where the system stood at a minute's end, and the CPU it used during the minute. */
 export interface MinuteEnd {
-  /** Each instance's resident memory (MB). */
+  /** Each instance's peak resident memory (MB) in the minute, read every 5 s and at its end. */
   rssMb: number[]
   dbMb: number
   /** Each instance's CPU, percent of one core (the machine has two). */
@@ -130,8 +130,8 @@ function percentile(sorted: number[], q: number): number {
 }
 
 /**
- * Whether memory stayed flat: each instance's RSS at the end of the last minute against the end of
- * the second (the first holds start-up and warm-up), within `tolerance` (10 %).
+ * Whether memory stayed flat: each instance's peak RSS in the last minute of load against the
+ * second's (the first holds start-up and warm-up), within `tolerance` (10 %).
  */
 export function memoryVerdict(table: Minute[], tolerance = 0.1): string {
   // Minutes that only drained late answers are not the load's.
@@ -143,7 +143,7 @@ export function memoryVerdict(table: Minute[], tolerance = 0.1): string {
   const growth = last.rssMb.map((mb, i) => mb / (second.rssMb[i] ?? mb) - 1)
   const flat = growth.every((g) => g <= tolerance)
   const each = growth.map((g, i) => `instance ${i + 1} ${g >= 0 ? '+' : ''}${pct(g)}`).join(', ')
-  return `memory ${flat ? 'flat' : 'NOT flat'}: RSS minute ${last.minute} vs minute 2: ${each}`
+  return `memory ${flat ? 'flat' : 'NOT flat'}: RSS minute ${last.minute} vs minute 2 (peaks): ${each}`
 }
 
 /** The per-minute table and the per-route table, as Markdown. */

@@ -120,25 +120,36 @@ async function soak(workload: Workload): Promise<boolean> {
   const rssSeries: { second: number; rssMb: number[] }[] = []
   const started = performance.now()
   let finished = false
-  const rss = () => instances.map((s) => s.rssMb())
+  const peaks: number[][] = []
+  // RSS is a sawtooth (the heap grows, a collection returns it): a minute's peak is comparable
+  // between minutes where one reading, high or low by chance, is not.
+  const rss = () => {
+    const now = instances.map((s) => s.rssMb())
+    const m = Math.floor((performance.now() - started) / 60_000)
+    peaks[m] = now.map((mb, i) => Math.max(mb, peaks[m]?.[i] ?? 0))
+    return now
+  }
   const serverCpu = instances.map(() => new CpuMeter())
   const pgCpu = new CpuMeter()
-  const snapshot = async (): Promise<MinuteEnd> => ({
-    rssMb: rss(),
+  const snapshot = async (m = -1): Promise<MinuteEnd> => ({
+    rssMb: rss().map((mb, i) => Math.max(mb, peaks[m]?.[i] ?? 0)),
     dbMb: await dbMb(),
     cpu: instances.map((s, i) => serverCpu[i]?.read([s.pid]) ?? 0),
     pgCpu: pgCpu.read(await backends()),
   })
   await snapshot() // the baseline: start-up and import are not the first minute's CPU
   log(`Soak: ${rate} requests/s for ${minutes} min over ${instances.length} instances…`)
-  // Memory every 10 s for the JSON; at each minute's end memory and database size for the table.
+  // Memory every 5 s (kept every 10 s in the JSON); at each minute's end the database's size.
+  let ticks = 0
   const sampler = setInterval(() => {
-    rssSeries.push({ second: Math.round((performance.now() - started) / 1000), rssMb: rss() })
-  }, 10_000)
+    const now = rss()
+    if (++ticks % 2 === 0)
+      rssSeries.push({ second: Math.round((performance.now() - started) / 1000), rssMb: now })
+  }, 5_000)
   const closers = Array.from({ length: Math.ceil(minutes) }, (_, m) =>
     setTimeout(
       async () => {
-        ends[m] = await snapshot()
+        ends[m] = await snapshot(m)
         // Printed 5 s later, when most of the minute's requests have been answered.
         await sleep(5_000)
         const end = ends[m]
@@ -166,7 +177,7 @@ async function soak(workload: Workload): Promise<boolean> {
   const count = stats.minutes()
   const table: Minute[] = []
   for (let m = 0; m < count; m++) {
-    const end = ends[m] ?? (await snapshot())
+    const end = ends[m] ?? (await snapshot(m))
     table.push(stats.minute(m, end))
   }
   return report(table, stats, rssSeries)
