@@ -19,6 +19,7 @@ import { buildApp } from '../packages/server/src/app.ts'
 import { createAppDeps } from '../packages/server/src/app-deps.ts'
 import { loadConfig } from '../packages/server/src/config.ts'
 import type { Database } from '../packages/server/src/db/database.ts'
+import { PreparingClient } from '../packages/server/src/db/prepared-statements.ts'
 
 const { values } = parseArgs({
   options: {
@@ -30,7 +31,13 @@ const { values } = parseArgs({
 })
 const url = values['database-url'] ?? ''
 let trace: { ms: number; sql: string; parameters: readonly unknown[] }[] = []
-const pool = new pg.Pool({ connectionString: url, max: 10, options: '-c jit=off' })
+// As the service connects (db/connect.ts): marked statements are prepared once per connection.
+const pool = new pg.Pool({
+  connectionString: url,
+  max: 10,
+  options: '-c jit=off',
+  Client: PreparingClient,
+})
 const db = new Kysely<Database>({
   dialect: new PostgresDialect({ pool }),
   log: (event) => {

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts'
+import { PREPARED } from '../db/prepared-statements.ts'
 import { lastUseIsStale, type TokenFailure, type TokenIdentity } from './authenticate-token.ts'
 import type { Role } from './principal.ts'
 import { expandScopes } from './scopes.ts'
@@ -38,6 +39,7 @@ export async function authenticateOAuthToken(
     ])
     .where('t.model', '=', 'AccessToken')
     .where('t.id_hash', '=', hashSecret(token))
+    .modifyEnd(PREPARED)
     .executeTakeFirst()
   if (!row?.grant_id || !row.client_id) return 'invalid'
   const audience = row.payload.aud

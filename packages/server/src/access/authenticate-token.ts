@@ -1,4 +1,5 @@
 import type { Db } from '../db/database.ts'
+import { PREPARED } from '../db/prepared-statements.ts'
 import { grantsLive } from './credential-liveness.ts'
 import type { Actor, Role } from './principal.ts'
 import { expandScopes, type Scope } from './scopes.ts'
@@ -73,6 +74,7 @@ export async function authenticateToken(
       'p.role',
     ])
     .where('t.secret_hash', '=', hashSecret(token))
+    .modifyEnd(PREPARED)
     .executeTakeFirst()
   if (!row || row.revoked_at !== null) return 'invalid'
   // A key made through an OAuth app ends with the app's grant, however the grant ended.

@@ -1,5 +1,6 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { Db } from '../db/database.ts'
+import { PREPARED } from '../db/prepared-statements.ts'
 import { type IdKind, idKind } from '../lib/ids.ts'
 
 /*
@@ -139,9 +140,8 @@ async function upsertWithTitleWords(db: Db, workspaceId: string, rows: RawBuilde
     select distinct ${workspaceId}, w.word
     from written r, unnest(tsvector_to_array(to_tsvector('simple', r.title))) as w(word)
     where length(w.word) >= 4
-      and not exists (select from title_words t where t.workspace_id = ${workspaceId} and t.word = w.word)`.execute(
-    db,
-  )
+      and not exists (select from title_words t where t.workspace_id = ${workspaceId} and t.word = w.word)
+    ${PREPARED}`.execute(db)
 }
 
 /** Recompiles a project, everything in it, and the comments on all of those. */

@@ -6,6 +6,7 @@ import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from './database.ts'
 import { type DataDirLock, lockDataDir } from './embedded-lock.ts'
+import { PreparingClient } from './prepared-statements.ts'
 
 /** Where the data lives. */
 export type DatabaseTarget =
@@ -48,6 +49,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       connectionString: target.url,
       max: target.poolSize ?? 10,
       types,
+      Client: PreparingClient,
       // JIT pays off for long analytic queries; ours are short, and a plan whose estimate crosses
       // jit_above_cost (a search walking the feed) spent about 95 ms compiling to save nothing.
       options: '-c jit=off',
@@ -73,7 +75,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     lock?.release()
     throw error
   }
-  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types })
+  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types, Client: PreparingClient })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
   return {
     db,

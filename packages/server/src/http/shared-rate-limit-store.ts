@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/database.ts'
+import { PREPARED } from '../db/prepared-statements.ts'
 import type { RateLimitStore, RateLimitSubject } from './rate-limit-store.ts'
 
 // Counts kept only in memory reach the shared table this often.
@@ -113,6 +114,7 @@ export class SharedRateLimitStore implements RateLimitStore {
           .doUpdateSet({ hits: sql<number>`rate_limit_windows.hits + ${hits}` }),
       )
       .returning('hits')
+      .modifyEnd(PREPARED)
       .executeTakeFirstOrThrow()
     return row.hits
   }

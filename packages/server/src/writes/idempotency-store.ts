@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto'
 import type { ExpressionBuilder } from 'kysely'
 import type { Database, Db } from '../db/database.ts'
+import { PREPARED } from '../db/prepared-statements.ts'
 import type { SecretBox } from '../lib/secret-box.ts'
 
 /** How long a key is remembered, from its first request (docs/api.md, "Idempotency keys"). */
@@ -75,6 +76,7 @@ export async function claimKey(
           .where('idempotency_keys.expires_at', '<=', now),
       )
       .returning('lock_token')
+      .modifyEnd(PREPARED)
       .executeTakeFirst()
     if (inserted) return { kind: 'claimed', claim: { ...scope, lockToken } }
 
@@ -135,6 +137,7 @@ export async function completeKey(
     .where(keyIs(claim))
     .where('lock_token', '=', claim.lockToken)
     .where('status', '=', 'in_progress')
+    .modifyEnd(PREPARED)
     .executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
 }

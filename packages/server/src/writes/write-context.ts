@@ -5,6 +5,7 @@ import type { Visibility } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { type AuditActor, auditRow } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
+import { PREPARED } from '../db/prepared-statements.ts'
 import type { ActivityVerb, FieldChange } from '../db/tables/activity.table.ts'
 import { newId } from '../lib/ids.ts'
 import { activitySearchText } from './activity-text.ts'
@@ -116,5 +117,5 @@ export async function recordChange(context: WriteContext, change: ChangeRecord):
         .insertInto('audit_log')
         .values(audit)
     : written.insertInto('audit_log').values(audit)
-  await statement.execute()
+  await statement.modifyEnd(PREPARED).execute()
 }

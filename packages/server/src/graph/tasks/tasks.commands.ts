@@ -1,6 +1,7 @@
 import type { Static } from 'typebox'
 import { syncResourceIndex } from '../../access/resource-index.ts'
 import { canOpen } from '../../access/visibility.ts'
+import { PREPARED } from '../../db/prepared-statements.ts'
 import { notFound } from '../../http/problem-catalogue.ts'
 import { requireVisible } from '../../http/require-visible.ts'
 import { idKind, newId } from '../../lib/ids.ts'
@@ -77,7 +78,7 @@ export async function createTask(
     created_at: w.now,
     updated_at: w.now,
   }
-  await w.trx.insertInto('tasks').values(row).execute()
+  await w.trx.insertInto('tasks').values(row).modifyEnd(PREPARED).execute()
   await syncResourceIndex(w.trx, ws, { ids: [row.id], created: true })
   await recordChange(w, {
     verb: 'task.created',
