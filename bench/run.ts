@@ -5,7 +5,10 @@
  * Every number is reported next to a baseline from the same run, as a ratio (bench/README.md).
  *
  *   npm run bench -- [--scale 100000|demo] [--duration 10] [--connections 10] [--engines pglite,postgres]
- *                    [--iterations 100] [--skip-http]
+ *                    [--iterations 100] [--skip-http | --http-only]
+ *
+ * `--http-only` measures the import, memory and HTTP loads only: no in-process lists, search,
+ * summaries, token shares or relevance (a quicker run, for throughput and memory).
  *
  * Above 200,000 items the workspace is generated and imported in memory by a child process (its
  * bundle would be too large a file to read back as one string).
@@ -37,6 +40,7 @@ const { values } = parseArgs({
     engines: { type: 'string', default: 'pglite,postgres' },
     iterations: { type: 'string', default: '100' },
     'skip-http': { type: 'boolean', default: false },
+    'http-only': { type: 'boolean', default: false },
   },
 })
 // `--scale demo` is the demo workspace of `npm start`, with the bench's four keys added to it.
@@ -193,6 +197,10 @@ async function benchEngine(engine: string): Promise<EngineResult> {
       'power member': { id: ids.u1, role: 'member' as const },
       guest: { id: ids.u2, role: 'guest' as const },
     }
+    const measured = { engine, importSeconds: imported.seconds, dataMb, ...served }
+    const importPeakRssMb = imported.peakRssMb
+    if (values['http-only'])
+      return { ...measured, importPeakRssMb, lists: [], search: [], summaries: [] }
     const handle = await openDatabase(target.database)
     const ws = imported.result.workspace_id
     log(`[${engine}] list queries…`)
@@ -257,6 +265,10 @@ async function prepareTarget(engine: string) {
 
 const results: EngineResult[] = []
 for (const engine of values.engines.split(',')) results.push(await benchEngine(engine))
+if (values['http-only']) {
+  console.log(formatReport(values.scale, http, results))
+  process.exit(0)
+}
 // What summaries spend their tokens on depends on the data, not the engine: measured once.
 log('summary token shares (demo workspace, in memory)…')
 const demo = await openDemoWorld()
