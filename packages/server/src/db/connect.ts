@@ -5,7 +5,9 @@ import { createPgConfig } from '@electric-sql/pglite/node-postgres'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
 import type { Database } from './database.ts'
+import { initEmbeddedDataDir } from './embedded-initdb.ts'
 import { type DataDirLock, lockDataDir } from './embedded-lock.ts'
+import { EMBEDDED_START_PARAMS } from './embedded-settings.ts'
 import { PreparingClient } from './prepared-statements.ts'
 
 /** Where the data lives. */
@@ -65,9 +67,22 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   if (target.kind === 'embedded') {
     mkdirSync(target.dataDir, { recursive: true })
     lock = lockDataDir(target.dataDir)
-    pglite = new PGlite(`${target.dataDir}/pgdata`, { extensions })
+    try {
+      initEmbeddedDataDir(`${target.dataDir}/pgdata`)
+    } catch (error) {
+      lock.release()
+      throw error
+    }
+    pglite = new PGlite(`${target.dataDir}/pgdata`, {
+      extensions,
+      startParams: EMBEDDED_START_PARAMS,
+    })
   } else {
-    pglite = new PGlite({ loadDataDir: target.dump, extensions })
+    pglite = new PGlite({
+      loadDataDir: target.dump,
+      extensions,
+      startParams: EMBEDDED_START_PARAMS,
+    })
   }
   try {
     await pglite.waitReady
