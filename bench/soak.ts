@@ -239,7 +239,7 @@ function progress(m: Minute): string {
   ].join(', ')
 }
 
-// Pino writes JSON lines; anything else in the log (a crash's stack) counts too.
+// Pino writes JSON lines (40 is warn); anything else in the log (a crash's stack) counts too.
 function warningLines(file: string): number {
   return readFileSync(file, 'utf8')
     .split('\n')
@@ -247,7 +247,7 @@ function warningLines(file: string): number {
       if (line.trim() === '' || line.includes('listening on') || line.startsWith('Dashboard:'))
         return false
       try {
-        return (JSON.parse(line) as { level?: number }).level !== undefined
+        return ((JSON.parse(line) as { level?: number }).level ?? 0) >= 40
       } catch {
         return true
       }
