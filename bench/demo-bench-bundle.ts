@@ -1,17 +1,9 @@
 import type { Bundle } from '../packages/server/src/bundle/bundle.schema.ts'
 import { demoBundle } from '../packages/server/src/bundle/demo/demo-bundle.ts'
-
-const READ = [
-  'workspace:read',
-  'people:read',
-  'project:read',
-  'canvas:read',
-  'task:read',
-  'okr:read',
-  'comment:read',
-  'activity:read',
-]
-const WRITE = ['task:write', 'comment:write', 'okr:checkin', 'canvas:write']
+import {
+  READ_SCOPES as READ,
+  WRITE_SCOPES as WRITE,
+} from '../packages/server/src/bundle/demo/scaled-bundle.ts'
 
 /**
  * The demo workspace `npm start` serves, with the keys the bench loads it with, named as in a

@@ -9,7 +9,8 @@ export interface ScaledOptions {
   today?: string
 }
 
-const READ_SCOPES = [
+/** The read scopes every generated key holds. */
+export const READ_SCOPES = [
   'workspace:read',
   'people:read',
   'project:read',
@@ -19,7 +20,8 @@ const READ_SCOPES = [
   'comment:read',
   'activity:read',
 ]
-const WRITE_SCOPES = ['task:write', 'comment:write', 'okr:checkin', 'canvas:write']
+/** The write scopes of the generated keys that write. */
+export const WRITE_SCOPES = ['task:write', 'comment:write', 'okr:checkin', 'canvas:write']
 const SYLLABLES = [
   'ka',
   'lo',
