@@ -47,7 +47,9 @@ export async function viewsOfOwners(
   const byEndpoint = new Map<string, ClaimedDelivery[]>()
   for (const claim of claims) {
     const key = endpointKey(claim)
-    byEndpoint.set(key, [...(byEndpoint.get(key) ?? []), claim])
+    const group = byEndpoint.get(key) ?? []
+    group.push(claim)
+    byEndpoint.set(key, group)
   }
   const views = new Map<string, OwnerView>()
   for (const [key, group] of byEndpoint) {
