@@ -13,7 +13,8 @@ let t: TestApp
 let ws: ImportResult
 const LONG_SUMMARY = Array.from(
   { length: 60 },
-  (_, i) => `Sentence number ${i} explains the heliotrope rollout in detail.`,
+  (_, i) =>
+    `Sentence number ${i} explains the heliotrope rollout in detail.${i === 37 ? ' Zanzibar ✓.' : ''}`,
 ).join(' ')
 before(async () => {
   t = await startTestApp()
@@ -116,14 +117,25 @@ test('titles rank above bodies; among equals the most recently updated comes fir
   const scores = reply.json.results.map((hit: { score: number }) => hit.score)
   assert.ok(scores[0] === scores[1] && scores[2] > scores[3], `${scores}`)
   // Each text once: the hit is the cited resource, and a title match needs no quote.
-  assert.deepEqual(reply.json.results[0].citation, { field: 'title' })
+  const first = reply.json.results[0]
+  assert.deepEqual(first.citation, {
+    field: 'title',
+    updated_at: first.updated_at,
+    range: { start: 0, end: 'Heliotrope review'.length },
+  })
   assert.equal(reply.json.results[0].api_url, undefined)
   assert.equal(
     reply.json.results[0].url,
     `${t.deps.config.appUrl}/${ws.workspace_id}/task/${ws.ids['h-new']}`,
   )
   const body = reply.json.results[3]
-  assert.deepEqual(body.citation, { field: 'description' }, 'the quote would repeat the snippet')
+  // The quote would repeat the snippet; the range says where the snippet is in the description.
+  assert.deepEqual(body.citation, {
+    field: 'description',
+    updated_at: body.updated_at,
+    range: { start: 0, end: body.snippet.length },
+  })
+  assert.ok('Everything about heliotrope goes here.'.startsWith(body.snippet))
   assert.match(body.snippet, /heliotrope/i)
   assert.equal(body.path, 'Heliotrope')
   assert.equal(body.due, null)
@@ -231,6 +243,19 @@ test('a hit too long for the budget is cut at a sentence boundary and marked; to
   const tiny = await search('bob-key', { query: 'rollout', max_tokens: 100 })
   assert.equal(tiny.status, 422)
   assert.match(tiny.json.errors[0].message, /at least \d+/)
+})
+
+test('a citation locates its snippet in the field, in code points, at the version cited', async () => {
+  const reply = await search('bob-key', { query: 'zanzibar', types: ['canvas'] })
+  const hit = reply.json.results.find((each: { title: string }) => each.title === 'Rollout notes')
+  assert.equal(hit.citation.field, 'summary')
+  assert.equal(hit.citation.updated_at, hit.updated_at)
+  const { start, end } = hit.citation.range
+  assert.ok(start > 0, 'the snippet is from the middle of the summary')
+  const cited = Array.from(LONG_SUMMARY).slice(start, end).join('')
+  assert.equal(cited, hit.snippet.replace(/…$/, ''))
+  const activity = await search('bob-key', { query: 'created', types: ['activity'] })
+  assert.equal(activity.json.results[0].citation.range, null, 'composed text has no range')
 })
 
 test('activity is searched by its own text, and only where its subject is visible', async () => {

@@ -178,7 +178,9 @@ test('a task summary says status, due date, assignee, project, latest comment an
     type: 'person',
     title: 'Bob Member',
     url: `${t.deps.config.appUrl}/${ws.workspace_id}/person/${ws.ids.bob}`,
+    updated_at: sources[0]?.updated_at,
   })
+  assert.match(sources[0]?.updated_at ?? '', /^\d{4}-\d\d-\d\dT.*Z$/)
   assert.deepEqual(
     links.map((l) => [l.rel, sources[l.source - 1]?.id]),
     [
@@ -187,6 +189,30 @@ test('a task summary says status, due date, assignee, project, latest comment an
     ],
   )
   assert.ok(!reply.body.includes('api_url'))
+})
+
+test('every quote names the field and the characters it came from, at the quoted version', async () => {
+  let checked = 0
+  for (const id of await everyKind()) {
+    const reply = await summary('alice-key', id)
+    if (reply.status !== 200) continue
+    const { text, quotes } = assertWellFormed(reply)
+    const shown = [...text.matchAll(/“([^”]*)”/g)].map((m) => m[1] as string)
+    for (const q of quotes) {
+      const record = await client(t.app, tokenOf(ws, 'alice-key')).get(`/v1/resources/${q.id}`)
+      assert.equal(record.status, 200, `${q.id} is open to whoever reads its quote`)
+      assert.ok(q.range, `${q.id}.${q.field} holds the quote`)
+      const field = Array.from(String(record.json[q.field]))
+      const cited = field.slice(q.range.start, q.range.end).join('').replace(/\s+/g, ' ')
+      assert.ok(
+        shown.some((quote) => quote.replace(/…$/, '') === cited),
+        `${cited} is quoted`,
+      )
+      assert.equal(q.updated_at, record.json.updated_at ?? record.json.created_at)
+      checked++
+    }
+  }
+  assert.ok(checked >= 3, `${checked} quotes checked`)
 })
 
 test('a project summary says counts, what is overdue and the latest activity, first', async () => {

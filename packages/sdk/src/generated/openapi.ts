@@ -1071,6 +1071,23 @@ export interface components {
             field: string;
             /** @description Text of that field, only when it differs from both the title and the snippet. */
             quote?: string;
+            /**
+             * Format: date-time
+             * @description The cited resource's version: its `updated_at` when the text was cited.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+            range: components["schemas"]["CitedRange"] | null;
+        };
+        /**
+         * CitedRange
+         * @description Code points of the field as of `updated_at`; the quote (or snippet, or title) is that text on one line, cut with … when long. Null where the text is composed, not a field.
+         */
+        CitedRange: {
+            /** @description The first character, counting from 0. */
+            start: number;
+            /** @description One past the last character. */
+            end: number;
         };
         /** Comment */
         Comment: {
@@ -1726,6 +1743,8 @@ export interface components {
             /** @description Source n is the n-th entry. */
             sources: components["schemas"]["SummarySource"][];
             links: components["schemas"]["SummaryLink"][];
+            /** @description The quotations of people's text in `text`, in order, with where each is from. */
+            quotes: components["schemas"]["SummaryQuote"][];
             /** @description Set when anything (links, quotes, facts, statements) was left out to fit. */
             truncated: boolean;
             budget: components["schemas"]["SearchBudget"];
@@ -1739,6 +1758,20 @@ export interface components {
             /** @description Its entry in `sources` (1 is the first). */
             source: number;
         };
+        /** SummaryQuote */
+        SummaryQuote: {
+            /** @description The quoted resource (the subject or a source). */
+            id: string;
+            /**
+             * Format: date-time
+             * @description Its version when quoted.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+            /** @description The quoted field: description, summary, body or note. */
+            field: string;
+            range: components["schemas"]["CitedRange"] | null;
+        };
         /** SummarySource */
         SummarySource: {
             /** @description Its id: its summary is `GET /v1/resources/{id}/summary`. */
@@ -1747,6 +1780,12 @@ export interface components {
             title: string;
             /** @description Its page in the product; no other field repeats it. */
             url: string;
+            /**
+             * Format: date-time
+             * @description Its version: `updated_at`, or `created_at` for what never changes.
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
         };
         /** Task */
         Task: {

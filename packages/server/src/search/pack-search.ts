@@ -84,7 +84,7 @@ function shrinkToFit(hit: Hit, tokens: number): Hit | null {
     ...hit,
     snippet: snippet.text,
     ...(summary ? { summary: summary.text } : {}),
-    citation: { field: hit.citation.field },
+    citation: withoutQuote(hit.citation),
     truncated: true,
   }
   return countTokens(JSON.stringify(fitted)) <= tokens ? fitted : null
@@ -96,9 +96,14 @@ function minimal(hit: Hit): Hit {
     snippet: '',
     ...(hit.summary === undefined ? {} : { summary: '' }),
     // A quote would repeat the cut snippet's text: the field alone still says where it matched.
-    citation: { field: hit.citation.field },
+    citation: withoutQuote(hit.citation),
     truncated: true,
   }
+}
+
+// The citation without its quote: the version and the range still say where the cut text is from.
+function withoutQuote({ quote: _quote, ...rest }: Hit['citation']): Hit['citation'] {
+  return rest
 }
 
 function tooSmall(needed: number): ProblemError {

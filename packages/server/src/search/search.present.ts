@@ -1,4 +1,5 @@
 import type { Static } from 'typebox'
+import { type CharRange, quoteRange } from '../lib/quote-range.ts'
 import type { ResourceUrls } from '../lib/resource-urls.ts'
 import type { SearchRow } from './search.queries.ts'
 import type { SearchHit, SearchType } from './search.schemas.ts'
@@ -21,6 +22,8 @@ const SNIPPET_CHARS = 240
 export function presentHit(row: SearchRow, urls: ResourceUrls): Static<typeof SearchHit> {
   const snippet = clip(row.snippet.replace(/\s+/g, ' ').trim(), SNIPPET_CHARS)
   const field = row.title_matched ? 'title' : BODY_FIELD[row.type]
+  const updatedAt = row.updated_at.toISOString()
+  const cited = citation(field, field === 'title' ? row.title : snippet, row.title, snippet)
   return {
     id: row.id,
     type: row.type,
@@ -31,13 +34,31 @@ export function presentHit(row: SearchRow, urls: ResourceUrls): Static<typeof Se
     snippet,
     path: row.path.join(' › '),
     score: Math.round(row.rank * 1e6) / 1e6,
-    updated_at: row.updated_at.toISOString(),
-    citation: citation(field, field === 'title' ? row.title : snippet, row.title, snippet),
+    updated_at: updatedAt,
+    citation: {
+      ...cited,
+      updated_at: updatedAt,
+      range: citedRange(row, field, cited.quote ?? (field === 'title' ? row.title : snippet)),
+    },
   }
 }
 
+/**
+ * Where the cited text (the quote, else the snippet, or the title) lies in the field's text as
+ * it was at `updated_at`. An activity entry's text is composed, not a field: it has no range.
+ */
+function citedRange(row: SearchRow, field: string, text: string): CharRange | null {
+  if (row.type === 'activity') return null
+  return quoteRange(field === 'title' ? row.title : row.body, text)
+}
+
 /** A citation of `field`, quoting `quote` only where it adds to the title and the snippet. */
-export function citation(field: string, quote: string, title: string, snippet: string) {
+export function citation(
+  field: string,
+  quote: string,
+  title: string,
+  snippet: string,
+): { field: string; quote?: string } {
   return quote === title || quote === snippet || quote === '' ? { field } : { field, quote }
 }
 

@@ -78,6 +78,20 @@ export const SearchBody = Type.Object(
   },
 )
 
+/** Where cited text lies in its field, in code points (docs/api.md, "Citations"). */
+export const CitedRange = Type.Object(
+  {
+    start: Type.Integer({ minimum: 0, description: 'The first character, counting from 0.' }),
+    end: Type.Integer({ minimum: 0, description: 'One past the last character.' }),
+  },
+  {
+    title: 'CitedRange',
+    description:
+      'Code points of the field as of `updated_at`; the quote (or snippet, or title) is that ' +
+      'text on one line, cut with … when long. Null where the text is composed, not a field.',
+  },
+)
+
 /** Where a hit's match comes from; the hit itself is the cited resource. */
 export const Citation = Type.Object(
   {
@@ -91,6 +105,11 @@ export const Citation = Type.Object(
           'Text of that field, only when it differs from both the title and the snippet.',
       }),
     ),
+    updated_at: Type.Unsafe<string>({
+      ...Timestamp,
+      description: "The cited resource's version: its `updated_at` when the text was cited.",
+    }),
+    range: Nullable(CitedRange),
   },
   { title: 'Citation' },
 )

@@ -1,6 +1,13 @@
+import { quoteRange } from '../lib/quote-range.ts'
 import { countTokens, cutToTokens, ENCODING, serializeWithBudget } from '../lib/token-budget.ts'
 import type { SummaryBody } from './summary.schemas.ts'
-import { type Piece, quote, type SourceRef, type SummaryBuilder } from './summary-builder.ts'
+import {
+  type Piece,
+  type Quoted,
+  quote,
+  type SourceRef,
+  type SummaryBuilder,
+} from './summary-builder.ts'
 
 /** The subject of a summary. */
 export interface SummaryHeader {
@@ -97,11 +104,17 @@ function render(
     sources.push(ref)
     return sources.length
   }
+  const quoted: SummaryBody['quotes'] = []
+  const cite = (piece: Quoted, shown: string) => {
+    if (!piece.origin) return
+    const { id, updated_at, field } = piece.origin
+    quoted.push({ id, updated_at, field, range: quoteRange(piece.quote, shown.slice(1, -1)) })
+  }
   const sentences: string[] = []
   builder.statements.slice(0, detail.statements).forEach((statement, i) => {
     const quotes = i < detail.quotes
     if (statement.quoteOnly && !quotes) return
-    sentences.push(statement.pieces.map((piece) => words(piece, quotes, numberOf)).join(''))
+    sentences.push(statement.pieces.map((piece) => words(piece, quotes, numberOf, cite)).join(''))
   })
   const links = builder.links
     .slice(0, detail.links)
@@ -114,21 +127,35 @@ function render(
     as_of: header.as_of,
     text: sentences.join(' '),
     facts: Object.fromEntries(builder.facts.slice(0, detail.facts)),
-    sources: sources.map(({ id, type, title, url }) => ({ id, type, title, url })),
+    sources: sources.map(({ id, type, title, url, updated_at }) => ({
+      id,
+      type,
+      title,
+      url,
+      updated_at,
+    })),
     links,
+    quotes: quoted,
     truncated: (Object.keys(full) as (keyof Detail)[]).some((key) => detail[key] !== full[key]),
     budget: { max_tokens: maxTokens, used_tokens: maxTokens, encoding: ENCODING },
   }
 }
 
-// A piece in words; `numberOf` gives a named resource its marker (undefined: names only).
+// A piece in words; `numberOf` gives a named resource its marker (undefined: names only), and
+// `cite` hears of each quote shown.
 function words(
   piece: Piece,
   quotes: boolean,
   numberOf: ((ref: SourceRef) => number) | undefined,
+  cite?: (piece: Quoted, shown: string) => void,
 ): string {
   if (typeof piece === 'string') return piece
-  if ('quote' in piece) return quotes ? `${piece.lead}${quote(piece.quote, piece.max)}` : ''
+  if ('quote' in piece) {
+    if (!quotes) return ''
+    const shown = quote(piece.quote, piece.max)
+    cite?.(piece, shown)
+    return `${piece.lead}${shown}`
+  }
   const mark = numberOf ? ` [${numberOf(piece.ref)}]` : ''
   return piece.bare ? mark : `${quote(piece.ref.title)}${mark}`
 }

@@ -10,7 +10,7 @@ import { summarizePerson, summarizeTeam } from './summarize-people.ts'
 import { summarizeProject } from './summarize-project.ts'
 import { summarizeTask } from './summarize-task.ts'
 import type { SummaryBody } from './summary.schemas.ts'
-import { type Summarized, type SummaryContext, source } from './summary-context.ts'
+import { pageUrl, type Summarized, type SummaryContext } from './summary-context.ts'
 
 export { DEFAULT_SUMMARY_TOKENS, type SummaryBody } from './summary.schemas.ts'
 
@@ -61,8 +61,12 @@ export async function summarizeResource(
   }
   const summary = await SUMMARIZERS[kind](ctx, id)
   if (!summary) return null
-  const subject = source(ctx, id, summary.type, summary.title)
-  const header = { id, type: summary.type, title: summary.title, url: subject.url }
+  const header = {
+    id,
+    type: summary.type,
+    title: summary.title,
+    url: pageUrl(ctx, id, summary.type),
+  }
   const text = packSummary({ ...header, as_of: now.toISOString() }, summary.builder, maxTokens)
   return { text, body: JSON.parse(text) as SummaryBody }
 }

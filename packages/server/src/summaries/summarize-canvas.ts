@@ -1,6 +1,6 @@
 import { listCanvases } from '../graph/canvases/canvases.queries.ts'
 import { STATUS_WORDS } from './summarize-task.ts'
-import { listing, named, quoted, SummaryBuilder } from './summary-builder.ts'
+import { listing, named, quotedField, SummaryBuilder } from './summary-builder.ts'
 import { Mentions, type Summarized, type SummaryContext } from './summary-context.ts'
 import { taskStats, tasksToMention } from './summary-queries.ts'
 
@@ -47,7 +47,8 @@ export async function summarizeCanvas(ctx: SummaryContext, id: string): Promise<
     })
     b.say`${stats.total} ${stats.total === 1 ? 'task is' : 'tasks are'} planned on it, ${stats.open} open${items.length ? [', including ', listing(items)] : ''}.`
   }
-  if (canvas.summary.trim()) b.sayQuote`Its summary says${quoted(canvas.summary, ' ', 600)}.`
+  if (canvas.summary.trim())
+    b.sayQuote`Its summary says${quotedField({ id: canvas.id, updated_at: canvas.updated_at.toISOString(), field: 'summary' }, canvas.summary, ' ', 600)}.`
   const linked = canvas.links.flatMap((link) => mentions.ref(link) ?? [])
   if (linked.length > 0) b.say`It links to ${listing(linked.map(named))}.`
   b.fact('visibility', canvas.visibility).fact('links', linked.length)

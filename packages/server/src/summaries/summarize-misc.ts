@@ -3,7 +3,7 @@ import { listActivity } from '../graph/activity/activity.queries.ts'
 import { listComments } from '../graph/comments/comments.queries.ts'
 import { findWorkspace } from '../graph/workspace/workspace.queries.ts'
 import { activityTitle } from './summary-activity.ts'
-import { count, listing, named, quoted, SummaryBuilder } from './summary-builder.ts'
+import { count, listing, named, quoted, quotedField, SummaryBuilder } from './summary-builder.ts'
 import {
   day,
   Mentions,
@@ -34,7 +34,7 @@ export async function summarizeComment(
   const parent = mentions.ref(comment.parent_id)
   const author = mentions.ref(comment.author_visible ? comment.author_id : null)
   const b = new SummaryBuilder()
-  b.say`On ${day(comment.created_at)}, ${author ? named(author) : 'someone'} ${parent ? 'replied in a thread' : 'commented'}${target ? [' on ', named(target)] : ''}${quoted(comment.body, ': ', 1000)}.`
+  b.say`On ${day(comment.created_at)}, ${author ? named(author) : 'someone'} ${parent ? 'replied in a thread' : 'commented'}${target ? [' on ', named(target)] : ''}${quotedField({ id: comment.id, updated_at: comment.updated_at.toISOString(), field: 'body' }, comment.body, ': ', 1000)}.`
   const n = replies.rows[0]?.n ?? 0
   if (n > 0) b.say`It has ${count(n, 'reply', 'replies')} you can see.`
   b.fact('replies', n).fact('is_reply', comment.parent_id !== null)

@@ -1,15 +1,24 @@
 import { findKeyResult, listCheckins } from '../graph/okrs/okr-parts.queries.ts'
 import { keyResultProgress } from '../graph/okrs/okr-progress.ts'
 import { listOkrs } from '../graph/okrs/okrs.queries.ts'
-import { marker, named, quote, quoted, type SourceRef, SummaryBuilder } from './summary-builder.ts'
+import {
+  marker,
+  named,
+  quote,
+  quotedField,
+  type SourceRef,
+  SummaryBuilder,
+} from './summary-builder.ts'
 import { day, Mentions, type Summarized, type SummaryContext, source } from './summary-context.ts'
 
 type Checkin = Awaited<ReturnType<typeof listCheckins>>[number]
 
 const percent = (progress: number) => `${Math.round(progress * 100)}%`
 const amount = (value: number, unit: string) => `${value}${unit ? ` ${unit}` : ''}`
-const krSource = (ctx: SummaryContext, kr: { id: string; title: string }) =>
-  source(ctx, kr.id, 'key_result', kr.title)
+const krSource = (
+  ctx: SummaryContext,
+  kr: { id: string; title: string; updated_at: string | Date },
+) => source(ctx, kr.id, 'key_result', kr.title, kr.updated_at)
 
 /**
  * An objective: progress, owner and team; each key result's current value against its target;
@@ -92,7 +101,7 @@ export async function summarizeCheckin(
   const objective = mentions.ref(checkin.objective_id)
   const author = mentions.ref(checkin.author_visible ? checkin.author_id : null)
   const confidence = checkin.confidence === null ? '' : ` with confidence ${checkin.confidence}`
-  b.say`On ${day(checkin.created_at)}, ${author ? named(author) : 'someone'} logged ${checkin.value}${krRef ? [' for key result ', named(krRef)] : ''}${objective ? [' of objective ', named(objective)] : ''}${confidence}${quoted(checkin.note, ', noting ')}.`
+  b.say`On ${day(checkin.created_at)}, ${author ? named(author) : 'someone'} logged ${checkin.value}${krRef ? [' for key result ', named(krRef)] : ''}${objective ? [' of objective ', named(objective)] : ''}${confidence}${quotedField({ id: checkin.id, updated_at: checkin.created_at.toISOString(), field: 'note' }, checkin.note, ', noting ')}.`
   if (kr)
     b.say`The key result now stands at ${kr.current} of ${amount(kr.target, kr.unit)} (${percent(keyResultProgress(kr))}).`
   b.fact('value', checkin.value).fact('confidence', checkin.confidence)
@@ -111,6 +120,8 @@ function sayCheckin(
 ): void {
   const author = mentions.name(checkin.author_visible ? checkin.author_id : null)
   const confidence = checkin.confidence === null ? '' : ` with confidence ${checkin.confidence}`
-  const ref = source(ctx, checkin.id, 'checkin', `Check-in on ${kr?.title ?? 'a key result'}`)
-  b.say`${lead} ${day(checkin.created_at)}, ${author ? quote(author) : 'someone'} logged ${checkin.value}${kr ? [' for ', quote(kr.title)] : ''}${confidence}${quoted(checkin.note, ', noting ')}${marker(ref)}.`
+  const title = `Check-in on ${kr?.title ?? 'a key result'}`
+  // A check-in is never edited: its version is when it was logged.
+  const ref = source(ctx, checkin.id, 'checkin', title, checkin.created_at)
+  b.say`${lead} ${day(checkin.created_at)}, ${author ? quote(author) : 'someone'} logged ${checkin.value}${kr ? [' for ', quote(kr.title)] : ''}${confidence}${quotedField({ id: checkin.id, updated_at: checkin.created_at.toISOString(), field: 'note' }, checkin.note, ', noting ')}${marker(ref)}.`
 }

@@ -3,7 +3,14 @@ import { listCanvases } from '../graph/canvases/canvases.queries.ts'
 import { listOkrs } from '../graph/okrs/okrs.queries.ts'
 import { listProjects } from '../graph/projects/projects.queries.ts'
 import { sayActivity } from './summary-activity.ts'
-import { listing, named, quote, quoted, SummaryBuilder, type Value } from './summary-builder.ts'
+import {
+  listing,
+  named,
+  quote,
+  quotedField,
+  SummaryBuilder,
+  type Value,
+} from './summary-builder.ts'
 import { Mentions, type Summarized, type SummaryContext } from './summary-context.ts'
 import { type TaskLine, type TaskPick, taskStats, tasksToMention } from './summary-queries.ts'
 
@@ -83,7 +90,8 @@ export async function summarizeProject(
   }
   const [latest, ...older] = recent
   if (latest) sayActivity(ctx, b, mentions, latest, 'The latest activity: on', id)
-  if (project.description.trim()) b.sayQuote`Its description says${quoted(project.description)}.`
+  if (project.description.trim())
+    b.sayQuote`Its description says${quotedField({ id: project.id, updated_at: project.updated_at.toISOString(), field: 'description' }, project.description)}.`
   for (const okr of okrs) {
     const ref = mentions.ref(okr.id)
     if (ref)

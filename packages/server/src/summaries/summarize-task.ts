@@ -1,7 +1,15 @@
 import { listActivity } from '../graph/activity/activity.queries.ts'
 import { listComments } from '../graph/comments/comments.queries.ts'
 import { listTasks } from '../graph/tasks/tasks.queries.ts'
-import { count, listing, marker, named, quote, quoted, SummaryBuilder } from './summary-builder.ts'
+import {
+  count,
+  listing,
+  marker,
+  named,
+  quote,
+  quotedField,
+  SummaryBuilder,
+} from './summary-builder.ts'
 import {
   day,
   dueWords,
@@ -58,19 +66,20 @@ export async function summarizeTask(ctx: SummaryContext, id: string): Promise<Su
   else if (parent) b.say`It is a subtask of ${named(parent)}.`
   const sayComment = (comment: (typeof comments)[number]) => {
     const author = mentions.name(comment.author_visible ? comment.author_id : null)
-    const ref = source(ctx, comment.id, 'comment', `Comment on ${task.title}`)
-    b.say`On ${day(comment.created_at)}, ${author ? quote(author) : 'someone'} commented${quoted(comment.body)}${marker(ref)}.`
+    const ref = source(ctx, comment.id, 'comment', `Comment on ${task.title}`, comment.updated_at)
+    b.say`On ${day(comment.created_at)}, ${author ? quote(author) : 'someone'} commented${quotedField({ id: comment.id, updated_at: comment.updated_at.toISOString(), field: 'body' }, comment.body)}${marker(ref)}.`
   }
   if (latest[0]) sayComment(latest[0])
   const shown = subtasks.filter((s) => mentions.ref(s.id))
   if (stats.total > 0 && mentions.readable('task')) {
     const items = shown.map((s) => [
-      named(mentions.ref(s.id) ?? source(ctx, s.id, 'task', s.title)),
+      named(mentions.ref(s.id) ?? source(ctx, s.id, 'task', s.title, s.updated_at)),
       ` (${STATUS_WORDS[s.status]})`,
     ])
     b.say`It has ${count(stats.total, 'subtask')}, ${stats.done} done${items.length ? [': ', listing(items)] : ''}.`
   }
-  if (task.description.trim()) b.sayQuote`Its description says${quoted(task.description)}.`
+  if (task.description.trim())
+    b.sayQuote`Its description says${quotedField({ id: task.id, updated_at: task.updated_at.toISOString(), field: 'description' }, task.description)}.`
   const canvas = mentions.ref(task.canvas_visible ? task.canvas_id : null)
   if (canvas) b.say`It is planned on canvas ${named(canvas)}.`
   for (const comment of latest.slice(1)) sayComment(comment)

@@ -35,10 +35,16 @@ export function sayActivity(
   const actor = mentions.name(entry.actor_visible ? entry.actor_id : null)
   const ref =
     entry.subject_title === null
-      ? source(ctx, entry.id, 'activity', activityTitle(entry))
+      ? source(ctx, entry.id, 'activity', activityTitle(entry), entry.created_at)
       : entry.subject_id === subjectId
         ? undefined
-        : source(ctx, entry.subject_id, entry.subject_type, subjectName(entry))
+        : source(
+            ctx,
+            entry.subject_id,
+            entry.subject_type,
+            subjectName(entry),
+            entry.subject_updated_at,
+          )
   b.say`${lead} ${day(entry.created_at)}, ${actor ? quote(actor) : 'someone'} ${activityWords(entry)}${ref ? marker(ref) : ''}.`
 }
 

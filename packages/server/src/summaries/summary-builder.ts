@@ -4,6 +4,15 @@ export interface SourceRef {
   type: string
   title: string
   url: string
+  /** Its version: the `updated_at` (or, for what never changes, `created_at`) it was read at. */
+  updated_at: string
+}
+
+/** Where quoted text comes from: a field of a resource, at a version. */
+export interface QuoteOrigin {
+  id: string
+  updated_at: string
+  field: string
 }
 
 /** A named resource in a statement: its title in quotation marks (unless `bare`), then [n]. */
@@ -18,6 +27,8 @@ export interface Quoted {
   quote: string
   lead: string
   max: number
+  /** The field the text is, when it is one: the summary then cites its character range. */
+  origin?: QuoteOrigin
 }
 
 /** Part of a statement: template words, a named resource, or a quote. */
@@ -104,6 +115,16 @@ export function marker(ref: SourceRef): Named {
 /** People's text, quoted after `lead` (`commented “…”`); left out, lead and all, to save room. */
 export function quoted(text: string, lead = ' ', max = QUOTE_CHARS): Quoted | string {
   return text.trim() ? { quote: text, lead, max } : ''
+}
+
+/** A resource's field, quoted and cited (docs/api.md, "Citations"); see `quoted`. */
+export function quotedField(
+  origin: QuoteOrigin,
+  text: string,
+  lead = ' ',
+  max = QUOTE_CHARS,
+): Quoted | string {
+  return text.trim() ? { quote: text, lead, max, origin } : ''
 }
 
 const QUOTE_CHARS = 240

@@ -51,7 +51,7 @@ export class Mentions {
     if (!id || !named) return undefined
     const type = named.type === 'integration' ? 'person' : named.type
     if (!this.#ctx.readableTypes.includes(type as ReadableType)) return undefined
-    return source(this.#ctx, id, named.type, named.title)
+    return source(this.#ctx, id, named.type, named.title, named.updated_at)
   }
 
   /** Whether the token may read a kind of neighbour at all. */
@@ -60,13 +60,23 @@ export class Mentions {
   }
 }
 
-/** A resource as a source: its id, type, title and page in the product. */
-export function source(ctx: SummaryContext, id: string, type: string, title: string): SourceRef {
-  const url =
-    type === 'workspace'
-      ? ctx.urls.workspace(id).url
-      : ctx.urls.resource(ctx.visibility.principal.workspaceId, type, id).url
-  return { id, type, title, url }
+/** A resource as a source: its id, type, title, page in the product and version. */
+export function source(
+  ctx: SummaryContext,
+  id: string,
+  type: string,
+  title: string,
+  version: Date | string,
+): SourceRef {
+  const updatedAt = new Date(version).toISOString()
+  return { id, type, title, url: pageUrl(ctx, id, type), updated_at: updatedAt }
+}
+
+/** A resource's page in the product. */
+export function pageUrl(ctx: SummaryContext, id: string, type: string): string {
+  return type === 'workspace'
+    ? ctx.urls.workspace(id).url
+    : ctx.urls.resource(ctx.visibility.principal.workspaceId, type, id).url
 }
 
 /** The day of a timestamp, as statements give it. */

@@ -6,6 +6,8 @@ import type { Db } from '../db/database.ts'
 export interface Named {
   title: string
   type: string
+  /** Its version (an integration's `created_at`: nothing of it is ever edited). */
+  updated_at: Date
 }
 
 /**
@@ -21,18 +23,23 @@ export async function visibleNames(
   if (list.length === 0) return new Map()
   const ws = visibility.principal.workspaceId
   const wanted = sql`${sql.val(list)}::text[]`
-  const rows = await sql<{ id: string; title: string; type: string }>`
-    select r.id, case when r.type = 'comment' then left(r.body, 80) else r.title end as title, r.type
+  const rows = await sql<{ id: string; title: string; type: string; updated_at: Date }>`
+    select r.id, case when r.type = 'comment' then left(r.body, 80) else r.title end as title, r.type, r.updated_at
     from resource_index r where r.workspace_id = ${ws} and r.id = any(${wanted}) and ${visibility.row('r')}
     union all
-    select p.id, p.name, 'person' from people p where p.workspace_id = ${ws} and p.id = any(${wanted}) and ${visibility.person('p')}
+    select p.id, p.name, 'person', p.updated_at from people p where p.workspace_id = ${ws} and p.id = any(${wanted}) and ${visibility.person('p')}
     union all
-    select t.id, t.name, 'team' from teams t where t.workspace_id = ${ws} and t.id = any(${wanted}) and ${visibility.team('t')}
+    select t.id, t.name, 'team', t.updated_at from teams t where t.workspace_id = ${ws} and t.id = any(${wanted}) and ${visibility.team('t')}
     union all
-    select i.id, i.name, 'integration' from integrations i where i.workspace_id = ${ws} and i.id = any(${wanted}) and ${visibility.integration('i')}`.execute(
+    select i.id, i.name, 'integration', i.created_at from integrations i where i.workspace_id = ${ws} and i.id = any(${wanted}) and ${visibility.integration('i')}`.execute(
     db,
   )
-  return new Map(rows.rows.map((row) => [row.id, { title: row.title, type: row.type }]))
+  return new Map(
+    rows.rows.map((row) => [
+      row.id,
+      { title: row.title, type: row.type, updated_at: row.updated_at },
+    ]),
+  )
 }
 
 /** Counts of the tasks the principal may open among those matching a filter. */
@@ -87,6 +94,7 @@ export interface TaskLine {
   status: string
   due: string | null
   assignee_id: string | null
+  updated_at: Date
 }
 
 /**
@@ -113,7 +121,7 @@ export async function tasksToMention(
 ): Promise<TaskLine[]> {
   const ws = visibility.principal.workspaceId
   const rows = await sql<TaskLine>`
-    select t.id, t.title, t.status, t.due, t.assignee_id
+    select t.id, t.title, t.status, t.due, t.assignee_id, t.updated_at
     from tasks t
     join resource_index r on r.workspace_id = t.workspace_id and r.id = t.id
     where t.workspace_id = ${ws} and ${scopeCondition(scope)} and ${pickCondition(pick, today)}

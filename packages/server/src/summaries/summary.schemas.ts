@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
-import { Timestamp } from '../http/schemas.ts'
-import { Budget } from '../search/search.schemas.ts'
+import { Nullable, Timestamp } from '../http/schemas.ts'
+import { Budget, CitedRange } from '../search/search.schemas.ts'
 
 /** A resource a summary names: `[n]` in its text refers to the n-th source. */
 export const SummarySource = Type.Object(
@@ -9,8 +9,23 @@ export const SummarySource = Type.Object(
     type: Type.String(),
     title: Type.String(),
     url: Type.String({ description: 'Its page in the product; no other field repeats it.' }),
+    updated_at: Type.Unsafe<string>({
+      ...Timestamp,
+      description: 'Its version: `updated_at`, or `created_at` for what never changes.',
+    }),
   },
   { title: 'SummarySource' },
+)
+
+/** Where a quotation in `text` comes from: a field of a resource, at a version. */
+export const SummaryQuote = Type.Object(
+  {
+    id: Type.String({ description: 'The quoted resource (the subject or a source).' }),
+    updated_at: Type.Unsafe<string>({ ...Timestamp, description: 'Its version when quoted.' }),
+    field: Type.String({ description: 'The quoted field: description, summary, body or note.' }),
+    range: Nullable(CitedRange),
+  },
+  { title: 'SummaryQuote' },
 )
 
 /** A neighbour worth following next, as the number of its source. */
@@ -45,6 +60,9 @@ export const SummaryResponse = Type.Object(
     }),
     sources: Type.Array(SummarySource, { description: 'Source n is the n-th entry.' }),
     links: Type.Array(SummaryLink),
+    quotes: Type.Array(SummaryQuote, {
+      description: "The quotations of people's text in `text`, in order, with where each is from.",
+    }),
     truncated: Type.Boolean({
       description: 'Set when anything (links, quotes, facts, statements) was left out to fit.',
     }),

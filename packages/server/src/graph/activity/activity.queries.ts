@@ -10,6 +10,8 @@ import { newestFirstAfter } from '../keyset.ts'
 /** An activity row with its subject's current title (null when the token may not read its type). */
 export type ActivityRow = Omit<Selectable<ActivityTable>, 'tsv' | 'search_text'> & {
   subject_title: string | null
+  /** The subject's version, which summaries cite. */
+  subject_updated_at: Date
   actor_visible: boolean
 }
 
@@ -70,6 +72,7 @@ export async function listActivity(
       'a.created_at',
       sql<string | null>`case when s.type <> all(${sql.val([...titleTypes])}::text[]) then null
         when s.type = 'comment' then left(s.body, 120) else s.title end`.as('subject_title'),
+      's.updated_at as subject_updated_at',
       sql<boolean>`${visibility.actorId('a.actor_id')}`.as('actor_visible'),
     ])
     .where('a.workspace_id', '=', visibility.principal.workspaceId)

@@ -19,6 +19,10 @@ export function presentOkr(row: OkrRow, urls: UrlBuilder): Static<typeof OkrReco
     project_id: row.project_visible ? row.project_id : null,
     visibility: row.visibility,
     progress: row.progress,
-    key_results: row.key_results.map((kr) => ({ ...kr, progress: keyResultProgress(kr) })),
+    // A key result's version is for citations; the record shows its objective's.
+    key_results: row.key_results.map(({ updated_at: _version, ...kr }) => ({
+      ...kr,
+      progress: keyResultProgress(kr),
+    })),
   }
 }

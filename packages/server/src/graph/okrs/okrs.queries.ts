@@ -14,6 +14,8 @@ export interface KeyResultJson {
   target: number
   current: number
   unit: string
+  /** As JSON gives it: a timestamp string. */
+  updated_at: string
 }
 
 /** An objective row with its key results and visible links. */
@@ -70,7 +72,8 @@ export async function listOkrs(
       // Key results follow their objective: no visibility check of their own.
       sql<KeyResultJson[]>`coalesce((
         select json_agg(json_build_object('id', k.id, 'title', k.title, 'start', k.start, 'target', k.target,
-                                          'current', k.current, 'unit', k.unit) order by k.position)
+                                          'current', k.current, 'unit', k.unit, 'updated_at', k.updated_at)
+                         order by k.position)
         from key_results k where k.workspace_id = o.workspace_id and k.objective_id = o.id), '[]')`.as(
         'key_results',
       ),

@@ -56,7 +56,9 @@ function render(body: SummaryBody): string {
   if (facts.length > 0) lines.push('', `Facts: ${facts.join('; ')}.`)
   if (body.sources.length > 0) lines.push('', 'Sources:')
   for (const [i, source] of body.sources.entries()) {
-    lines.push(sourceLine(i + 1, source.title, source.url, [source.type, source.id]))
+    // The version lets an agent tell whether what it cites has changed since.
+    const version = `updated ${source.updated_at}`
+    lines.push(sourceLine(i + 1, source.title, source.url, [source.type, source.id, version]))
   }
   const links = body.links.map((l) => `${l.rel} [${l.source}]`)
   if (links.length > 0) lines.push('', `Related: ${links.join(', ')}.`)

@@ -67,6 +67,7 @@ function render(query: string, body: SearchAnswer): string {
       hit.type,
       ...(hit.path ? [`in ${data(hit.path, 80)}`] : []),
       ...(hit.due ? [`due ${hit.due}`] : []),
+      `updated ${hit.citation.updated_at}`,
     ]
     lines.push(sourceLine(i + 1, hit.title, hit.url, facts))
     if (hit.snippet && hit.snippet !== hit.title) lines.push(`    ${data(hit.snippet)}`)
