@@ -27,6 +27,8 @@ insert into change_positions (workspace_id, last)
   select workspace_id, max(position) from activity group by workspace_id;
 alter table activity alter column position set not null;
 create unique index activity_position_key on activity (workspace_id, position);
+-- the retention horizon: the last change made before a moment, in one probe
+create index activity_horizon_idx on activity (workspace_id, created_at, position);
 `)
     .execute(db)
 }
