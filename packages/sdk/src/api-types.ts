@@ -36,6 +36,10 @@ export type Team = Schemas['Team']
 export type Workspace = Schemas['Workspace']
 /** An entry of the activity stream. */
 export type ActivityEntry = Schemas['ActivityEntry']
+/** One change of the change feed. */
+export type Change = Schemas['Change']
+/** A page of the change feed; its cursor is never null. */
+export type ChangePage = Schemas['ChangePage']
 /** Any record, told apart by `type`. */
 export type AnyRecord = Schemas['AnyRecord']
 /** A neighbour of a resource. */

@@ -11,6 +11,11 @@ export {
 } from './errors.ts'
 export type { components, operations, paths, webhooks } from './generated/openapi.ts'
 export { type Page, PagedList } from './pages.ts'
+export type {
+  ChangeFollower,
+  FollowChangesOptions,
+  ListChangesParams,
+} from './resources/changes.ts'
 export type { SummaryOptions } from './resources/resources.ts'
 export type { ListTasksParams } from './resources/tasks.ts'
 export type { RequestOptions, TokenSource, WriteOptions } from './transport.ts'

@@ -1,6 +1,7 @@
 import type { BodyOf, SearchResult } from './api-types.ts'
 import { Activity } from './resources/activity.ts'
 import { Canvases } from './resources/canvases.ts'
+import { Changes } from './resources/changes.ts'
 import { Comments } from './resources/comments.ts'
 import { Directory } from './resources/directory.ts'
 import { Okrs } from './resources/okrs.ts'
@@ -44,6 +45,8 @@ export class Workgraph {
   readonly okrs: Okrs
   /** The activity stream. */
   readonly activity: Activity
+  /** The change feed: what changed since a cursor, followed with long polls. */
+  readonly changes: Changes
   /** Any resource by id: record, links, comments, summary. */
   readonly resources: Resources
   /** The workspace, people and teams. */
@@ -72,6 +75,7 @@ export class Workgraph {
     this.comments = new Comments(this.#transport)
     this.okrs = new Okrs(this.#transport)
     this.activity = new Activity(this.#transport)
+    this.changes = new Changes(this.#transport)
     this.resources = new Resources(this.#transport)
     this.directory = new Directory(this.#transport)
     this.webhooks = new Webhooks(this.#transport)

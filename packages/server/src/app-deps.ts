@@ -4,6 +4,7 @@ import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
 import { MemoryRateLimitStore, type RateLimitStore } from './http/rate-limit-store.ts'
 import { SharedRateLimitStore } from './http/shared-rate-limit-store.ts'
+import { ChangeSignal } from './lib/change-signal.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { CursorCodec } from './lib/cursor.ts'
 import { deriveOAuthKeys, deriveWebKeys, type OAuthKeys, type WebKeys } from './lib/derived-keys.ts'
@@ -35,6 +36,8 @@ export interface AppDeps {
   /** Keys of the dashboard (its CSRF tokens), derived from the service secret. */
   readonly webKeys: WebKeys
   readonly writeHooks: WriteHooks
+  /** Raised after each write commits; long polls of the change feed wake on it. */
+  readonly changeSignal: ChangeSignal
   /** Set while the server drains on shutdown, so /readyz turns away new traffic. */
   readonly lifecycle: { draining: boolean }
 }
@@ -63,6 +66,7 @@ export function createAppDeps(options: {
     oauthKeys: deriveOAuthKeys(options.secret),
     webKeys: deriveWebKeys(options.secret),
     writeHooks: {},
+    changeSignal: new ChangeSignal(),
     lifecycle: { draining: false },
   }
 }

@@ -5,6 +5,7 @@ import type { AppDeps } from './app-deps.ts'
 import { auditRoutes } from './audit/audit.routes.ts'
 import { activityRoutes } from './graph/activity/activity.routes.ts'
 import { canvasRoutes } from './graph/canvases/canvases.routes.ts'
+import { changeRoutes } from './graph/changes/changes.routes.ts'
 import { commentRoutes } from './graph/comments/comments.routes.ts'
 import { okrRoutes } from './graph/okrs/okrs.routes.ts'
 import { peopleRoutes } from './graph/people/people.routes.ts'
@@ -99,6 +100,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(okrRoutes(deps))
   await app.register(commentRoutes(deps))
   await app.register(activityRoutes(deps))
+  await app.register(changeRoutes(deps))
   await app.register(resourceRoutes(deps))
   await app.register(searchRoutes(deps))
   await app.register(summaryRoutes(deps))

@@ -281,6 +281,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/changes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Follow the change feed, oldest first */
+        get: operations["listChanges"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/resources/{id}": {
         parameters: {
             query?: never;
@@ -1011,6 +1028,30 @@ export interface components {
                 object: components["schemas"]["Canvas"];
             };
         };
+        /** Change */
+        Change: {
+            /** @description The id of the activity entry that recorded the change. */
+            id: string;
+            /**
+             * @description What happened, such as task.created.
+             * @enum {unknown}
+             */
+            event: "project.created" | "task.created" | "task.completed" | "comment.created" | "canvas.created" | "canvas.updated" | "okr.created" | "okr.checkin";
+            /** @enum {unknown} */
+            resource_type: "project" | "canvas" | "task" | "okr" | "comment";
+            resource_id: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            occurred_at: string;
+        };
+        /** ChangePage */
+        ChangePage: {
+            data: components["schemas"]["Change"][];
+            /** @description Pass as `cursor` to continue after this page; an empty page keeps the place too. */
+            next_cursor: string;
+        };
         /** Checkin */
         Checkin: {
             id: string;
@@ -1501,7 +1542,7 @@ export interface components {
              * @description Stable; branch on this (docs/errors.md).
              * @enum {unknown}
              */
-            code: "invalid_request" | "validation_failed" | "unauthenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "request_header_fields_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
+            code: "invalid_request" | "validation_failed" | "unauthenticated" | "invalid_token" | "token_expired" | "insufficient_scope" | "forbidden" | "not_found" | "method_not_allowed" | "request_timeout" | "conflict" | "idempotency_key_in_use" | "idempotency_key_reused" | "cursor_expired" | "payload_too_large" | "unsupported_media_type" | "expectation_failed" | "request_header_fields_too_large" | "rate_limited" | "internal_error" | "service_unavailable";
             /** @description What went wrong in this request, for people. */
             detail: string;
             request_id: string;
@@ -2767,6 +2808,47 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ActivityEntryPage"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["Problem"];
+            "5XX": components["responses"]["Problem"];
+        };
+    };
+    listChanges: {
+        parameters: {
+            query?: {
+                /** @description Changes per page (1–200). */
+                limit?: number;
+                /** @description The next_cursor of the previous page. */
+                cursor?: string;
+                /** @description Without a cursor: begin at the oldest retained change instead of now. */
+                from?: "start";
+                /** @description Only these events, comma-separated, such as task.created,comment.created. */
+                types?: string;
+                /** @description Only changes of this project and of what belongs to it. */
+                project_id?: string;
+                /** @description Seconds to wait for a change when there is none yet (long polling). */
+                wait?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ChangePage"];
                 };
             };
             429: components["responses"]["RateLimited"];

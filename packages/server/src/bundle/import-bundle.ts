@@ -81,6 +81,7 @@ export async function importBundle(
   for (const person of plan.tables.people ?? [])
     person.password_hash = hashes.get(person.id) ?? null
 
+  const changes = numberChanges(plan.tables.activity ?? [])
   const total = TABLE_ORDER.reduce((sum, table) => sum + (plan.tables[table]?.length ?? 0), 0)
   let done = 0
   await db.transaction().execute(async (trx) => {
@@ -100,10 +101,30 @@ export async function importBundle(
         options.onProgress?.(done, total)
       }
     }
+    await trx
+      .insertInto('change_positions')
+      .values({ workspace_id: plan.workspaceId, last: changes })
+      .execute()
     options.onPhase?.('indexing for search')
     await syncResourceIndex(trx, plan.workspaceId, { all: true })
   })
   return { ok: true, result: { workspace_id: plan.workspaceId, ids: plan.ids, ...plan.secrets } }
+}
+
+/**
+ * Gives the imported activity its change-feed positions (docs/changes.md) in the order it
+ * happened, as the migration numbered existing entries; returns the last one. The workspace is
+ * new, so no reader can see a position before the import commits.
+ */
+function numberChanges(rows: Insertable<Database['activity']>[]): number {
+  const time = (row: Insertable<Database['activity']>) => new Date(row.created_at ?? 0).getTime()
+  const ordered = [...rows].sort(
+    (a, b) => time(a) - time(b) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  )
+  ordered.forEach((row, index) => {
+    row.position = index + 1
+  })
+  return ordered.length
 }
 
 // JSON columns go over the wire as text.

@@ -1,5 +1,5 @@
 import type { Kysely, Transaction } from 'kysely'
-import type { ActivityTable } from './tables/activity.table.ts'
+import type { ActivityTable, ChangePositionsTable } from './tables/activity.table.ts'
 import type { AuditLogTable } from './tables/audit.table.ts'
 import type { CanvasesTable, CanvasLinksTable, CanvasSharesTable } from './tables/canvas.table.ts'
 import type { CommentsTable } from './tables/comment.table.ts'
@@ -45,6 +45,7 @@ export interface Database {
   checkins: CheckinsTable
   comments: CommentsTable
   activity: ActivityTable
+  change_positions: ChangePositionsTable
   resource_index: ResourceIndexTable
   title_words: TitleWordsTable
   tokens: TokensTable

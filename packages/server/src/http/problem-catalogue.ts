@@ -16,6 +16,7 @@ export const PROBLEMS = {
   conflict: { status: 409, title: 'Conflict' },
   idempotency_key_in_use: { status: 409, title: 'Idempotency key in use' },
   idempotency_key_reused: { status: 422, title: 'Idempotency key reused' },
+  cursor_expired: { status: 410, title: 'Cursor expired' },
   payload_too_large: { status: 413, title: 'Payload too large' },
   unsupported_media_type: { status: 415, title: 'Unsupported media type' },
   expectation_failed: { status: 417, title: 'Expectation failed' },

@@ -19,6 +19,7 @@ const TAGS: Record<string, string> = {
   okrs: 'Objectives, key results and check-ins.',
   comments: 'Comment threads on any resource.',
   activity: 'The append-only activity stream, filtered at read time.',
+  changes: 'The change feed: what changed since a cursor, oldest first, with long polling.',
   resources: 'Any resource by id: records, neighbours and cited summaries.',
   search: 'Ranked full-text search over what the caller can open.',
   tokens: 'API keys, workspace tokens and OAuth grants.',

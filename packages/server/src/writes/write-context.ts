@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { Caller } from '../access/caller.ts'
 import type { Principal } from '../access/principal.ts'
 import type { ReadableType } from '../access/scopes.ts'
@@ -65,7 +66,9 @@ export interface ChangeRecord {
 /**
  * Records a change in the transaction that made it: the activity entry, the audit entry with its
  * diff and, for the five event types, the outbox event. All commit with the change or not at all,
- * and all are written by one statement.
+ * and all are written by one statement. The entry's change-feed position is taken from the
+ * workspace's counter in that statement too; the counter's row stays locked until commit, so
+ * positions follow commit order (docs/changes.md).
  */
 export async function recordChange(context: WriteContext, change: ChangeRecord): Promise<void> {
   const { trx, actor, now } = context
@@ -91,8 +94,16 @@ export async function recordChange(context: WriteContext, change: ChangeRecord):
       changes: JSON.stringify(change.changes ?? {}),
       search_text: activitySearchText(change.verb, change.changes),
       created_at: now,
+      position: sql<number>`(select last from position_taken)`,
     })
     .returning('id')
+  const position = trx
+    .insertInto('change_positions')
+    .values({ workspace_id: actor.workspaceId, last: 1 })
+    .onConflict((conflict) =>
+      conflict.column('workspace_id').doUpdateSet({ last: sql<number>`change_positions.last + 1` }),
+    )
+    .returning('last')
   const event = change.eventObject
     ? trx
         .insertInto('events')
@@ -110,7 +121,9 @@ export async function recordChange(context: WriteContext, change: ChangeRecord):
         .returning('id')
     : null
   const { row: audit } = auditRow(actor, { action: change.verb, ...change.audit }, now)
-  const written = trx.with('activity_written', () => activity)
+  const written = trx
+    .with('position_taken', () => position)
+    .with('activity_written', () => activity)
   const statement = event
     ? written
         .with('event_written', () => event)

@@ -12,6 +12,7 @@ const TABLES = [
   'canvas_links',
   'resource_index',
   'activity',
+  'change_positions',
   'audit_log',
   'events',
   'idempotency_keys',

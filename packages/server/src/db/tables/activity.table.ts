@@ -38,4 +38,15 @@ export interface ActivityTable {
   search_text: ColumnType<string, string | undefined, never>
   tsv: ColumnType<string, never, never>
   created_at: DefaultTimestamp
+  /**
+   * The entry's place in the change feed: unique and gapless per workspace, in commit order
+   * (docs/changes.md). Read as a string (bigint); written by `recordChange` and the import.
+   */
+  position: ColumnType<string, number | undefined, never>
+}
+
+/** `change_positions`: the last change-feed position given out in each workspace. */
+export interface ChangePositionsTable {
+  workspace_id: string
+  last: ColumnType<string, number, number>
 }

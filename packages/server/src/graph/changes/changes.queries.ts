@@ -1,0 +1,111 @@
+import { type Selectable, sql } from 'kysely'
+import type { Visibility } from '../../access/visibility.ts'
+import type { Db } from '../../db/database.ts'
+import type { ActivityTable, ActivityVerb } from '../../db/tables/activity.table.ts'
+
+/** A change as the feed reads it: an activity entry with its position. */
+export type ChangeRow = Pick<
+  Selectable<ActivityTable>,
+  'id' | 'verb' | 'subject_id' | 'subject_type' | 'created_at'
+> & { position: number }
+
+/** What one scan of the feed selects. */
+export interface ChangeFilters {
+  /** Resource types the token may read; changes of other types are never returned. */
+  resourceTypes: readonly string[]
+  events?: readonly ActivityVerb[] | undefined
+  project_id?: string | undefined
+}
+
+/** One bounded scan: the changes shown, and how far the scan got. */
+export interface ChangeScan {
+  /** At most `limit + 1` changes the caller may see, in position order. */
+  rows: ChangeRow[]
+  /** The last position that exists within the window; null when nothing follows `after`. */
+  scannedTo: number | null
+}
+
+/**
+ * Scans the positions after `after`, at most `window` of them, in one statement (so one
+ * snapshot): positions are gapless and follow commit order, so the highest position seen is the
+ * head or the window's end, and nothing below it can appear later. A change is shown when its
+ * subject is open to the caller now and it passes the filters; others are skipped silently.
+ */
+export async function scanChanges(
+  db: Db,
+  visibility: Visibility,
+  filters: ChangeFilters,
+  after: number,
+  limit: number,
+  window: number,
+): Promise<ChangeScan> {
+  const ws = visibility.principal.workspaceId
+  const events = filters.events?.length
+    ? sql`and a.verb = any(${[...filters.events]}::text[])`
+    : sql``
+  const project = filters.project_id
+    ? sql`and (a.project_id = ${filters.project_id} or a.subject_id = ${filters.project_id})`
+    : sql``
+  const result = await sql<{ scanned_to: string | null } & Partial<ChangeRow>>`
+    with scanned as (
+      select a.position, a.id, a.verb, a.subject_id, a.subject_type, a.project_id, a.created_at
+      from activity a
+      where a.workspace_id = ${ws} and a.position > ${after} and a.position <= ${after + window}
+    ),
+    shown as (
+      select a.position, a.id, a.verb, a.subject_id, a.subject_type, a.created_at
+      from scanned a
+      join resource_index s on s.workspace_id = ${ws} and s.id = a.subject_id
+      where a.subject_type = any(${[...filters.resourceTypes]}::text[]) ${events} ${project}
+        and ${visibility.row('s')}
+      order by a.position
+      limit ${limit + 1}
+    )
+    select m.scanned_to, shown.position, shown.id, shown.verb, shown.subject_id,
+      shown.subject_type, shown.created_at
+    from (select max(position)::text as scanned_to from scanned) m
+    left join shown on true
+    order by shown.position`.execute(db)
+  const first = result.rows[0]
+  return {
+    scannedTo: first?.scanned_to == null ? null : Number(first.scanned_to),
+    rows: result.rows
+      .filter((row) => row.id != null)
+      .map((row) => ({
+        position: Number(row.position),
+        id: row.id as string,
+        verb: row.verb as ActivityVerb,
+        subject_id: row.subject_id as string,
+        subject_type: row.subject_type as string,
+        created_at: row.created_at as Date,
+      })),
+  }
+}
+
+/** The last position committed in the workspace: where "from now on" begins. */
+export async function headPosition(db: Db, workspaceId: string): Promise<number> {
+  const row = await db
+    .selectFrom('change_positions')
+    .select('last')
+    .where('workspace_id', '=', workspaceId)
+    .executeTakeFirst()
+  return row ? Number(row.last) : 0
+}
+
+/**
+ * The retention horizon: the position of the newest change made before `cutoff` (the highest
+ * among changes made in the same millisecond), or 0. Changes after it are served; a cursor
+ * before it has missed changes that have left the window.
+ */
+export async function horizonPosition(db: Db, workspaceId: string, cutoff: Date): Promise<number> {
+  const row = await db
+    .selectFrom('activity')
+    .select('position')
+    .where('workspace_id', '=', workspaceId)
+    .where('created_at', '<', cutoff)
+    .orderBy('created_at', 'desc')
+    .orderBy('position', 'desc')
+    .limit(1)
+    .executeTakeFirst()
+  return row ? Number(row.position) : 0
+}

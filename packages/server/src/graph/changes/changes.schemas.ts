@@ -1,0 +1,70 @@
+import Type from 'typebox'
+import { ACTIVITY_VERBS } from '../../db/tables/activity.table.ts'
+import { Timestamp } from '../../http/schemas.ts'
+
+/** Resource types whose changes the feed carries (the subjects of activity). */
+export const CHANGE_RESOURCE_TYPES = ['project', 'canvas', 'task', 'okr', 'comment'] as const
+
+/** One change of the feed (docs/changes.md). */
+export const ChangeRecord = Type.Object(
+  {
+    id: Type.String({ description: 'The id of the activity entry that recorded the change.' }),
+    event: Type.Enum([...ACTIVITY_VERBS], { description: 'What happened, such as task.created.' }),
+    resource_type: Type.Enum([...CHANGE_RESOURCE_TYPES]),
+    resource_id: Type.String(),
+    occurred_at: Timestamp,
+  },
+  { title: 'Change' },
+)
+
+/** A page of the feed: its cursor is never null, since a feed has no last page. */
+export const ChangePage = Type.Object(
+  {
+    data: Type.Array(ChangeRecord),
+    next_cursor: Type.String({
+      description:
+        'Pass as `cursor` to continue after this page; an empty page keeps the place too.',
+    }),
+  },
+  { title: 'ChangePage' },
+)
+
+/** Query of `GET /v1/changes`. */
+export const ListChangesQuery = Type.Object(
+  {
+    limit: Type.Optional(
+      Type.Integer({
+        minimum: 1,
+        maximum: 200,
+        default: 50,
+        description: 'Changes per page (1–200).',
+      }),
+    ),
+    cursor: Type.Optional(
+      Type.String({ maxLength: 2000, description: 'The next_cursor of the previous page.' }),
+    ),
+    from: Type.Optional(
+      Type.Literal('start', {
+        description: 'Without a cursor: begin at the oldest retained change instead of now.',
+      }),
+    ),
+    types: Type.Optional(
+      Type.String({
+        maxLength: 500,
+        description: 'Only these events, comma-separated, such as task.created,comment.created.',
+      }),
+    ),
+    project_id: Type.Optional(
+      Type.String({ description: 'Only changes of this project and of what belongs to it.' }),
+    ),
+    wait: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 30,
+        default: 0,
+        description: 'Seconds to wait for a change when there is none yet (long polling).',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+)

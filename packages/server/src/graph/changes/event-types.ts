@@ -1,0 +1,23 @@
+import { ACTIVITY_VERBS, type ActivityVerb } from '../../db/tables/activity.table.ts'
+import { ProblemError } from '../../http/problem-catalogue.ts'
+
+/**
+ * The events of a `types=` filter (a comma-separated list of activity verbs), sorted and without
+ * repeats; an unknown name is a 422 naming the known ones.
+ */
+export function parseEventTypes(types: string | undefined): ActivityVerb[] {
+  if (types === undefined) return []
+  const names = [...new Set(types.split(',').map((name) => name.trim()))].sort()
+  const known = new Set<string>(ACTIVITY_VERBS)
+  const unknown = names.filter((name) => !known.has(name))
+  if (unknown.length > 0 || names.length === 0)
+    throw new ProblemError('validation_failed', 'The query string is invalid.', {
+      errors: [
+        {
+          path: '/types',
+          message: `unknown event ${unknown.map((name) => `"${name}"`).join(', ')}; known: ${ACTIVITY_VERBS.join(', ')}`,
+        },
+      ],
+    })
+  return names as ActivityVerb[]
+}
