@@ -11,7 +11,7 @@ export {
 } from './errors.ts'
 export type { components, operations, paths, webhooks } from './generated/openapi.ts'
 export { type Page, PagedList } from './pages.ts'
-export type { SummaryOptions } from './resources/resources.ts'
+export type { AccessOptions, SummaryOptions } from './resources/resources.ts'
 export type { ListTasksParams } from './resources/tasks.ts'
 export type { RequestOptions, TokenSource, WriteOptions } from './transport.ts'
 export {
