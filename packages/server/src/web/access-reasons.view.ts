@@ -15,7 +15,7 @@ export function whyYouCanSee(record: AnyRecord, reasons: readonly AccessReason[]
   const sentences = reasons.map((reason) => html`<li>!${sentence(record, reason, names)}</li>`)
   return html`<section class="why" aria-labelledby="why-heading">
 <h2 id="why-heading">Why you can see this</h2>
-<ul class="items">!${sentences}</ul></section>`
+<ul class="reasons">!${sentences}</ul></section>`
 }
 
 function sentence(record: AnyRecord, reason: AccessReason, names: Names): string {

@@ -54,14 +54,20 @@ export const accessBundle: Bundle = {
   tasks: [
     {
       key: 't-open',
-      title: 'Open',
+      title: 'Write the launch checklist',
       status: 'todo',
       project: 'open',
       creator: 'alice',
       assignee: 'gus',
     },
-    { key: 't-secret', title: 'Secret', status: 'todo', project: 'secret', creator: 'alice' },
-    { key: 't-solo', title: 'Solo', status: 'todo', creator: 'bob', assignee: 'bob' },
+    {
+      key: 't-secret',
+      title: 'Pick a launch date',
+      status: 'todo',
+      project: 'secret',
+      creator: 'alice',
+    },
+    { key: 't-solo', title: 'Book the venue', status: 'todo', creator: 'bob', assignee: 'bob' },
   ],
   okrs: [
     {
