@@ -16,7 +16,7 @@ before(async () => {
 })
 after(() => t.close())
 
-test('wg.resources.access: the caller’s reasons, another person’s for an owner, 403 and 404', async () => {
+test('wg.resources.access: your reasons, another person’s for an owner; 403 and 404', async () => {
   const task = ws.ids['t-open'] as string
   const mine = await sdk('gus-key').resources.access(task)
   assert.equal(mine.resource_id, task)

@@ -27,14 +27,13 @@ export async function personReasons(
   if (principal.isMember) return [{ kind: 'workspace_member' }]
   const reasons: AccessReason[] = id === principal.actorId ? [{ kind: 'self' }] : []
   if (principal.projectIds.length === 0) return reasons
+  const theirTeams = sql`select tm.team_id from team_members tm
+    where tm.workspace_id = ${ws} and tm.person_id = ${id}`
   const shared = await sql<{ project_id: string }>`
     select distinct pm.project_id from project_members pm
     where pm.workspace_id = ${ws}
       and pm.project_id = any(${sql.val([...principal.projectIds])}::text[])
-      and (pm.person_id = ${id} or pm.team_id in (
-        select tm.team_id from team_members tm where tm.workspace_id = ${ws} and tm.person_id = ${id}))`.execute(
-    db,
-  )
+      and (pm.person_id = ${id} or pm.team_id in (${theirTeams}))`.execute(db)
   for (const row of shared.rows) reasons.push({ kind: 'collaborator', via_id: row.project_id })
   return reasons
 }

@@ -10,12 +10,12 @@ import { authenticated } from '../../http/authentication.ts'
 import { notFound, ProblemError } from '../../http/problem-catalogue.ts'
 import { requireVisible } from '../../http/require-visible.ts'
 import { IdParams } from '../../http/schemas.ts'
-import { idKind } from '../../lib/ids.ts'
+import { type IdKind, idKind } from '../../lib/ids.ts'
 import { AccessQuery, AccessRecord } from './access.schemas.ts'
 
 const byIdKind = Object.fromEntries(
   Object.entries(READ_SCOPE_OF_ID_KIND)
-    .filter(([kind]) => KINDS_WITH_REASONS.has(kind as never))
+    .filter(([kind]) => KINDS_WITH_REASONS.has(kind as IdKind))
     .map(([kind, scope]) => [kind, [scope]]),
 )
 
@@ -78,7 +78,11 @@ function administers(caller: Caller): boolean {
 }
 
 /** The principal set of another person of the workspace; the API's 404 for any other id. */
-async function personPrincipal(deps: AppDeps, caller: Caller, personId: string) {
+async function personPrincipal(
+  deps: AppDeps,
+  caller: Caller,
+  personId: string,
+): Promise<Principal> {
   await requireVisible(deps.db, caller.visibility, [['/person_id', 'person', personId]])
   const person = await deps.db
     .selectFrom('people')
@@ -86,11 +90,10 @@ async function personPrincipal(deps: AppDeps, caller: Caller, personId: string) 
     .where('workspace_id', '=', caller.principal.workspaceId)
     .where('id', '=', personId)
     .executeTakeFirstOrThrow()
-  const principal: Principal = await resolvePrincipal(deps.db, {
+  return resolvePrincipal(deps.db, {
     workspaceId: caller.principal.workspaceId,
     actorId: personId,
     actorKind: 'person',
     role: person.role,
   })
-  return principal
 }
