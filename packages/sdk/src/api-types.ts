@@ -42,6 +42,10 @@ export type Change = Schemas['Change']
 export type ChangePage = Schemas['ChangePage']
 /** Any record, told apart by `type`. */
 export type AnyRecord = Schemas['AnyRecord']
+/** Why a resource is open to a person: every reason. */
+export type Access = Schemas['Access']
+/** One reason a resource is open, such as `{ kind: 'team_member', via_id: 'team_…' }`. */
+export type AccessReason = Schemas['AccessReason']
 /** A neighbour of a resource. */
 export type Link = Schemas['Link']
 /** The answer of a search: hits, what the query became, and the budget used. */

@@ -16,7 +16,7 @@ export type {
   FollowChangesOptions,
   ListChangesParams,
 } from './resources/changes.ts'
-export type { SummaryOptions } from './resources/resources.ts'
+export type { AccessOptions, SummaryOptions } from './resources/resources.ts'
 export type { ListTasksParams } from './resources/tasks.ts'
 export type { RequestOptions, TokenSource, WriteOptions } from './transport.ts'
 export {

@@ -3,6 +3,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
 import type { AppDeps } from './app-deps.ts'
 import { auditRoutes } from './audit/audit.routes.ts'
+import { accessRoutes } from './graph/access/access.routes.ts'
 import { activityRoutes } from './graph/activity/activity.routes.ts'
 import { canvasRoutes } from './graph/canvases/canvases.routes.ts'
 import { changeRoutes } from './graph/changes/changes.routes.ts'
@@ -102,6 +103,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(activityRoutes(deps))
   await app.register(changeRoutes(deps))
   await app.register(resourceRoutes(deps))
+  await app.register(accessRoutes(deps))
   await app.register(searchRoutes(deps))
   await app.register(summaryRoutes(deps))
   await app.register(tokenRoutes(deps))

@@ -349,6 +349,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/resources/{id}/access": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Why a resource is open to you (or to another person) */
+        get: operations["getResourceAccess"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/search": {
         parameters: {
             query?: never;
@@ -892,6 +909,23 @@ export interface webhooks {
 }
 export interface components {
     schemas: {
+        /** Access */
+        Access: {
+            resource_id: string;
+            /** @description Whom the reasons are for: the caller (a person or an integration) or person_id. */
+            person_id: string;
+            reasons: components["schemas"]["AccessReason"][];
+        };
+        /** AccessReason */
+        AccessReason: {
+            /**
+             * @description Which rule opens it: workspace_member, project_member, team_member, …
+             * @enum {unknown}
+             */
+            kind: "workspace_member" | "self" | "project_member" | "team_member" | "collaborator" | "shared_with" | "owner" | "creator" | "assignee" | "objective_team" | "parent";
+            /** @description The project, team or resource the reason comes through, when there is one. */
+            via_id?: string;
+        };
         /** ActivityEntry */
         ActivityEntry: {
             id: string;
@@ -2952,6 +2986,40 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CommentPage"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["Problem"];
+            "5XX": components["responses"]["Problem"];
+        };
+    };
+    getResourceAccess: {
+        parameters: {
+            query?: {
+                /** @description Ask about this person instead of the caller (owners and admins only, for a resource they may open themselves). */
+                person_id?: string;
+            };
+            header?: never;
+            path: {
+                /** @description A resource id, such as tsk_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Access"];
                 };
             };
             429: components["responses"]["RateLimited"];

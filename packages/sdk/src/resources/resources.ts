@@ -1,4 +1,4 @@
-import type { AnyRecord, Comment, Link, ListParams, Summary } from '../api-types.ts'
+import type { Access, AnyRecord, Comment, Link, ListParams, Summary } from '../api-types.ts'
 import { PagedList } from '../pages.ts'
 import type { RequestOptions, Transport } from '../transport.ts'
 import { pathOf } from './path.ts'
@@ -7,6 +7,12 @@ import { pathOf } from './path.ts'
 export interface SummaryOptions extends RequestOptions {
   /** The summary's token budget (o200k_base), 100 or more; the server's default otherwise. */
   maxTokens?: number
+}
+
+/** Options of `wg.resources.access`. */
+export interface AccessOptions extends RequestOptions {
+  /** Ask about this person instead (owners and admins, for what they may open themselves). */
+  personId?: string
 }
 
 /** Any resource by id: its record, neighbours, comments and a cited summary. */
@@ -20,6 +26,19 @@ export class Resources {
   /** Any record by id; a resource the token cannot open is a 404 `not_found`. */
   get(id: string, options?: RequestOptions): Promise<AnyRecord> {
     return this.#transport.request({ method: 'GET', path: pathOf`/v1/resources/${id}`, options })
+  }
+
+  /**
+   * Why the resource is open to the caller (or to `personId`): every reason, such as
+   * `team_member` via a team or `assignee`. A resource the token cannot open is a 404.
+   */
+  access(id: string, options: AccessOptions = {}): Promise<Access> {
+    return this.#transport.request({
+      method: 'GET',
+      path: pathOf`/v1/resources/${id}/access`,
+      query: { person_id: options.personId },
+      options,
+    })
   }
 
   /** A cited digest of a resource that fits `maxTokens`, for an LLM's context window. */

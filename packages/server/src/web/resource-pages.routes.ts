@@ -1,4 +1,5 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { accessReasons } from '../access/access-reasons.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { presentActivity } from '../graph/activity/activity.present.ts'
 import { listActivity } from '../graph/activity/activity.queries.ts'
@@ -79,14 +80,21 @@ export function resourcePageRoutes(deps: AppDeps) {
       const anchor = anchorTarget(record, workspaceId)
       if (anchor) return reply.header('cache-control', 'no-store').redirect(anchor, 303)
       const parts = await partsOf(request, record)
-      const names = await neighbourNames(deps, web.caller, neighbourIds(record, parts))
+      // The same reasons as GET /v1/resources/:id/access; the projects and teams they come
+      // through are named (and linked) only when the viewer may open them.
+      const reasons = await accessReasons(deps.db, web.caller.principal, id)
+      const viaIds = reasons.map((reason) => reason.via_id)
+      const names = await neighbourNames(deps, web.caller, [
+        ...neighbourIds(record, parts),
+        ...viaIds,
+      ])
       // The lists' own items came through the visibility filter: they link without a lookup.
       for (const item of Object.values(parts).flat()) {
         const name = 'title' in item ? item.title : 'name' in item ? item.name : null
         if (typeof name === 'string')
           names.set(item.id, { name, path: pagePath(workspaceId, item.id) })
       }
-      return sendPage(reply, 200, resourcePage(web, record, parts, names))
+      return sendPage(reply, 200, resourcePage(web, record, parts, names, reasons))
     })
 
     /** The lists of a page, each through the API's query with the session's visibility. */

@@ -1,6 +1,8 @@
 import { html } from 'ghtml'
+import type { AccessReason } from '../access/access-reasons.ts'
 import type { AnyRecord } from '../graph/resources/load-record.ts'
 import { TASK_STATUSES } from '../graph/tasks/tasks.schemas.ts'
+import { whyYouCanSee } from './access-reasons.view.ts'
 import { layout } from './layout.view.ts'
 import type { Neighbour } from './neighbour-names.ts'
 import { badge, facts, items, linkTo, progress, when } from './view-parts.ts'
@@ -25,9 +27,15 @@ export function resourcePage(
   record: AnyRecord,
   parts: PageParts,
   names: Names,
+  reasons: readonly AccessReason[] = [],
 ): string {
   const { title, body } = content(record, parts, names)
-  return layout({ title, web, body: html`!${crumbs(record, names)}<h1>${title}</h1>!${body}` })
+  const why = whyYouCanSee(record, reasons, names)
+  return layout({
+    title,
+    web,
+    body: html`!${crumbs(record, names)}<h1>${title}</h1>!${body}!${why}`,
+  })
 }
 
 function content(record: AnyRecord, parts: PageParts, names: Names) {
