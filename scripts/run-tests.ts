@@ -2,7 +2,9 @@
  * `npm test`: runs the whole suite on the embedded database (PGlite), then again on PostgreSQL
  * when one is reachable (DATABASE_URL, or the local server at postgres://postgres@127.0.0.1/test).
  * Each test file gets a database of its own, cloned from a template migrated once per run, so
- * files can run in parallel and may count rows globally.
+ * files can run in parallel and may count rows globally. The two engines' suites run at the same
+ * time, each line of their output marked with its engine: PGlite's suite keeps the processor busy
+ * while PostgreSQL's waits on its server, which took about a third off the whole run.
  *
  *   npm test                          both engines (PostgreSQL skipped with a warning if absent)
  *   npm test -- path/to/x.test.ts     some files only
@@ -14,6 +16,8 @@ import { randomBytes } from 'node:crypto'
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
+import { createInterface } from 'node:readline'
+import type { Readable, Writable } from 'node:stream'
 import { PGlite } from '@electric-sql/pglite'
 import pg from 'pg'
 import { openDatabase } from '../packages/server/src/db/connect.ts'
@@ -29,7 +33,7 @@ const concurrency = Math.max(2, availableParallelism())
 const runId = `wgt_${process.pid}_${randomBytes(3).toString('hex')}`
 
 function runSuite(engine: string, env: Record<string, string>): Promise<number> {
-  console.log(`\n=== ${engine}: node --test (${concurrency} files at a time) ===\n`)
+  console.log(`=== ${engine}: node --test (${concurrency} files at a time) ===`)
   const child = spawn(
     process.execPath,
     [
@@ -41,9 +45,24 @@ function runSuite(engine: string, env: Record<string, string>): Promise<number> 
       '--test-timeout=180000',
       ...patterns,
     ],
-    { cwd: root, stdio: 'inherit', env: { ...process.env, ...env, WORKGRAPH_TEST_ENGINE: engine } },
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      env: { ...process.env, ...env, WORKGRAPH_TEST_ENGINE: engine },
+    },
   )
+  markLines(child.stdout, process.stdout, engine)
+  markLines(child.stderr, process.stderr, engine)
   return new Promise((done) => child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0))))
+}
+
+// Copies a suite's output line by line, each marked with its engine, so two suites can share
+// the terminal.
+function markLines(from: Readable, to: Writable, engine: string): void {
+  const mark = engine === 'pglite' ? '[pglite]   ' : '[postgres] '
+  createInterface({ input: from, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) =>
+    to.write(`${mark}${line}\n`),
+  )
 }
 
 async function pgliteTemplate(): Promise<string> {
@@ -80,42 +99,53 @@ async function postgresAdmin(): Promise<pg.Client | null> {
   }
 }
 
-let failures = 0
-if (engines.includes('pglite')) {
+// Each suite resolves to its exit code once its databases are gone.
+async function pgliteSuite(): Promise<number> {
   const template = await pgliteTemplate()
   try {
-    const code = await runSuite('pglite', { WORKGRAPH_TEST_PGLITE_TEMPLATE: template })
-    failures += code === 0 ? 0 : 1
+    return await runSuite('pglite', { WORKGRAPH_TEST_PGLITE_TEMPLATE: template })
   } finally {
     rmSync(template, { force: true })
   }
 }
-if (engines.includes('postgres')) {
+
+async function postgresSuite(): Promise<number> {
   const admin = await postgresAdmin()
-  if (admin) {
-    const adminUrl = process.env.DATABASE_URL ?? localPostgres
-    const template = `${runId}_template`
+  if (!admin) return 0
+  const adminUrl = process.env.DATABASE_URL ?? localPostgres
+  const template = `${runId}_template`
+  try {
     await admin.query(`create database "${template}"`)
     const url = new URL(adminUrl)
     url.pathname = `/${template}`
     const handle = await openDatabase({ kind: 'postgres', url: url.toString(), poolSize: 1 })
     await migrateToLatest(handle.db)
     await handle.close()
-    try {
-      const code = await runSuite('postgres', {
-        WORKGRAPH_TEST_POSTGRES_URL: adminUrl,
-        WORKGRAPH_TEST_POSTGRES_TEMPLATE: template,
-      })
-      failures += code === 0 ? 0 : 1
-    } finally {
-      const left = await admin.query<{ datname: string }>(
-        `select datname from pg_database where datname like $1`,
-        [`${runId}%`],
-      )
-      for (const { datname } of left.rows)
-        await admin.query(`drop database if exists "${datname}" with (force)`)
-      await admin.end()
-    }
+    return await runSuite('postgres', {
+      WORKGRAPH_TEST_POSTGRES_URL: adminUrl,
+      WORKGRAPH_TEST_POSTGRES_TEMPLATE: template,
+    })
+  } finally {
+    const left = await admin.query<{ datname: string }>(
+      `select datname from pg_database where datname like $1`,
+      [`${runId}%`],
+    )
+    for (const { datname } of left.rows)
+      await admin.query(`drop database if exists "${datname}" with (force)`)
+    await admin.end()
   }
 }
-process.exitCode = failures === 0 ? 0 : 1
+
+const suites: [string, Promise<number>][] = [
+  ...(engines.includes('pglite') ? [['PGlite', pgliteSuite()] as [string, Promise<number>]] : []),
+  ...(engines.includes('postgres')
+    ? [['PostgreSQL', postgresSuite()] as [string, Promise<number>]]
+    : []),
+]
+let failed = false
+for (const [name, suite] of suites) {
+  const code = await suite
+  console.log(`${name}: ${code === 0 ? 'passed' : 'FAILED'}`)
+  failed ||= code !== 0
+}
+process.exitCode = failed ? 1 : 0
