@@ -8,6 +8,9 @@ import { client, type Reply, startTestApp, type TestApp } from './harness/test-a
 let t: TestApp
 let ws: ImportResult
 const id = (key: string) => ws.ids[key] as string
+let endpoint: string
+let delivery: string
+let spare: string
 const as = (key: string) => client(t.app, tokenOf(ws, key))
 
 // The writable workspace, with alice and bob also managing tokens and creating canvases.
@@ -20,6 +23,14 @@ before(async () => {
       : key,
   )
   ws = await importOk(t.db.db, bundle)
+  const hook = await as('alice-key').post('/v1/webhooks', {
+    url: 'http://127.0.0.1:9999/hook',
+    events: ['task.created'],
+  })
+  endpoint = hook.json.id
+  delivery = (await as('alice-key').post(`/v1/webhooks/${endpoint}/test`)).json.id
+  spare = (await as('alice-key').post('/v1/api-keys', { name: 'Spare', scopes: ['task:read'] }))
+    .json.id
 })
 after(() => t.close())
 
@@ -142,6 +153,88 @@ const CASES: WriteCase[] = [
     body: () => ({ query: 'secret' }),
     refused: [{ body: () => ({ query: 'x', max_tokens: 1 }) }],
   },
+  {
+    name: 'register a webhook endpoint (its secret is never made)',
+    who: 'alice-key',
+    method: 'POST',
+    url: () => '/v1/webhooks',
+    body: () => ({ url: 'http://127.0.0.1:9999/other', events: ['comment.created'] }),
+    refused: [
+      { body: () => ({ url: 'http://127.0.0.1:9999/other', events: ['task.deleted'] }) },
+      { who: 'read-only-key' },
+    ],
+  },
+  {
+    name: 'change a webhook endpoint',
+    who: 'alice-key',
+    method: 'PATCH',
+    url: () => `/v1/webhooks/${endpoint}`,
+    body: () => ({ description: 'Dry runs too' }),
+    refused: [{ body: () => ({}) }, { who: 'bob-key' }],
+  },
+  {
+    name: "rotate an endpoint's secret",
+    who: 'alice-key',
+    method: 'POST',
+    url: () => `/v1/webhooks/${endpoint}/rotate-secret`,
+    body: () => ({ grace_period_seconds: 60 }),
+    refused: [{ body: () => ({ grace_period_seconds: -1 }) }, { who: 'bob-key' }],
+  },
+  {
+    name: 'send a test event',
+    who: 'alice-key',
+    method: 'POST',
+    url: () => `/v1/webhooks/${endpoint}/test`,
+    refused: [{ who: 'bob-key' }, { url: () => '/v1/webhooks/whk_unknown/test' }],
+  },
+  {
+    name: 'replay a delivery',
+    who: 'alice-key',
+    method: 'POST',
+    url: () => `/v1/webhooks/${endpoint}/deliveries/${delivery}/replay`,
+    refused: [{ who: 'bob-key' }],
+  },
+  {
+    name: 'recover deliveries',
+    who: 'alice-key',
+    method: 'POST',
+    url: () => `/v1/webhooks/${endpoint}/recover`,
+    body: () => ({ since: '2020-01-01T00:00:00Z' }),
+    refused: [{ body: () => ({ since: 'yesterday' }) }, { who: 'bob-key' }],
+  },
+  {
+    name: 'delete a webhook endpoint',
+    who: 'alice-key',
+    method: 'DELETE',
+    url: () => `/v1/webhooks/${endpoint}`,
+    refused: [{ who: 'bob-key' }],
+  },
+  {
+    name: 'create an API key (its secret is never made)',
+    who: 'alice-key',
+    method: 'POST',
+    url: () => '/v1/api-keys',
+    body: () => ({ name: 'Agent', scopes: ['task:read', 'task:write'] }),
+    refused: [
+      { body: () => ({ name: 'Agent', scopes: ['audit:read'] }) },
+      { who: 'read-only-key' },
+    ],
+  },
+  {
+    name: 'rotate an API key',
+    who: 'alice-key',
+    method: 'POST',
+    url: () => `/v1/api-keys/${spare}/rotate`,
+    body: () => ({ overlap_seconds: 60 }),
+    refused: [{ who: 'bob-key' }, { body: () => ({ overlap_seconds: 'soon' }) }],
+  },
+  {
+    name: 'revoke a token',
+    who: 'alice-key',
+    method: 'POST',
+    url: () => `/v1/tokens/${spare}/revoke`,
+    refused: [{ who: 'bob-key' }],
+  },
 ]
 
 for (const write of CASES) {
@@ -192,3 +285,61 @@ for (const write of CASES) {
       assertSameButNew(event.data, events[i].data, beforeText)
   })
 }
+
+test('an unknown OAuth grant is the same 404 dry or real', async () => {
+  const url = '/v1/oauth-grants/grt_00000000000000000000000000/revoke'
+  const dry = await as('alice-key').post(withDryRun(url))
+  const real = await as('alice-key').post(url)
+  assert.equal(real.status, 404)
+  assert.equal(dry.status, real.status)
+})
+
+test('dry_run takes only true or false: anything else is a 400 that writes nothing', async () => {
+  const before = await tableSnapshot(t.db.db)
+  for (const query of ['dry_run=yes', 'dry_run=1', 'dry_run=', 'dry_run=true&dry_run=true']) {
+    const reply = await as('alice-key').post(`/v1/tasks?${query}`, { title: 'Flagged' })
+    assert.equal(reply.status, 400, `${query}: ${reply.body}`)
+    assert.equal(reply.json.errors[0].path, '/query/dry_run')
+  }
+  assert.deepEqual(await tableSnapshot(t.db.db), before)
+  const real = await as('alice-key').post('/v1/tasks?dry_run=false', { title: 'Not dry' })
+  assert.equal(real.status, 201, real.body)
+  assert.match(real.json.id, /^tsk_/)
+  const unknown = await as('alice-key').post('/v1/tasks?dryrun=true', { title: 'Typo' })
+  assert.equal(unknown.status, 422, 'an unknown query parameter is refused, never ignored')
+})
+
+test('a dry run neither reads nor claims the Idempotency-Key', async () => {
+  const headers = { 'idempotency-key': `dry-${Date.now()}` }
+  const body = { title: 'Keyed' }
+  const before = await tableSnapshot(t.db.db)
+  const dry = await as('alice-key').post('/v1/tasks?dry_run=true', body, headers)
+  assert.equal(dry.status, 200)
+  assert.deepEqual(await tableSnapshot(t.db.db), before, 'no key stored')
+  const real = await as('alice-key').post('/v1/tasks', body, headers)
+  assert.equal(real.status, 201, 'the key is still unused: the real write runs')
+  assert.equal(real.headers['idempotent-replayed'], undefined)
+  // After the real write, a dry run with the same key still runs (it does not replay).
+  const again = await as('alice-key').post('/v1/tasks?dry_run=true', body, headers)
+  assert.equal(again.status, 200)
+  assert.equal(again.json.dry_run, true)
+  assert.equal(again.headers['idempotent-replayed'], undefined)
+})
+
+test('a secret is never generated into the answer', async () => {
+  const key = await as('alice-key').post('/v1/api-keys?dry_run=true', {
+    name: 'Secretless',
+    scopes: ['task:read'],
+  })
+  assert.equal(key.status, 200)
+  assert.equal(key.json.result.token, null)
+  assert.equal(key.json.result.last4, null)
+  assert.equal(key.json.result.id, null)
+  assert.doesNotMatch(key.body, /wg_key_/)
+  const hook = await as('alice-key').post('/v1/webhooks?dry_run=true', {
+    url: 'http://127.0.0.1:9999/secretless',
+  })
+  assert.equal(hook.status, 200, hook.body)
+  assert.equal(hook.json.result.secret, null)
+  assert.doesNotMatch(hook.body, /whsec_/)
+})
