@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
 import { importOk, tokenOf, webhookBundle } from './harness/bundles.ts'
+import { callToolInProcess } from './harness/mcp-inject.ts'
 import { tableSnapshot } from './harness/table-snapshot.ts'
 import { client, type Reply, startTestApp, type TestApp } from './harness/test-app.ts'
 
@@ -342,4 +343,40 @@ test('a secret is never generated into the answer', async () => {
   assert.equal(hook.status, 200, hook.body)
   assert.equal(hook.json.result.secret, null)
   assert.doesNotMatch(hook.body, /whsec_/)
+})
+
+test('MCP write tools take dry_run: the answer the tool would give, nothing written', async () => {
+  const token = tokenOf(ws, 'alice-key')
+  const before = await tableSnapshot(t.db.db)
+  const dry = await callToolInProcess(t.app, token, 'create_task', {
+    title: 'Tool dry run',
+    project_id: id('open'),
+    idempotency_key: 'tool-dry-1',
+    dry_run: true,
+  })
+  assert.equal(dry.isError ?? false, false, JSON.stringify(dry.content))
+  assert.deepEqual(await tableSnapshot(t.db.db), before)
+  const facts = dry.structuredContent as Record<string, unknown>
+  assert.equal(facts.dry_run, true)
+  assert.equal(facts.id, null)
+  assert.equal(facts.url, null)
+  assert.equal(facts.title, 'Tool dry run')
+  assert.deepEqual(
+    (facts.events as { type: string }[]).map((event) => event.type),
+    ['task.created'],
+  )
+  assert.match(JSON.stringify(dry.content), /nothing was written/)
+  const refused = await callToolInProcess(t.app, token, 'complete_task', {
+    task_id: 'tsk_00000000000000000000000000',
+    dry_run: true,
+  })
+  assert.equal(refused.isError, true)
+  // The key was not claimed: the real call with it creates the task.
+  const real = await callToolInProcess(t.app, token, 'create_task', {
+    title: 'Tool dry run',
+    project_id: id('open'),
+    idempotency_key: 'tool-dry-1',
+  })
+  assert.equal((real.structuredContent as { replayed: boolean }).replayed, false)
+  assert.match(String((real.structuredContent as { id: string }).id), /^tsk_/)
 })
