@@ -13,7 +13,7 @@ export type { components, operations, paths, webhooks } from './generated/openap
 export { type Page, PagedList } from './pages.ts'
 export type { SummaryOptions } from './resources/resources.ts'
 export type { ListTasksParams } from './resources/tasks.ts'
-export type { RequestOptions, TokenSource, WriteOptions } from './transport.ts'
+export type { RequestOptions, TokenSource, WriteAnswer, WriteOptions } from './transport.ts'
 export {
   type IncomingHeaders,
   type VerifyOptions,

@@ -2329,7 +2329,10 @@ export interface operations {
     };
     createCanvas: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2365,7 +2368,10 @@ export interface operations {
     };
     updateCanvas: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2447,7 +2453,10 @@ export interface operations {
     };
     createTask: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2490,7 +2499,10 @@ export interface operations {
     };
     completeTask: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2564,7 +2576,10 @@ export interface operations {
     };
     createCheckin: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2608,7 +2623,10 @@ export interface operations {
     };
     createComment: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2840,7 +2858,10 @@ export interface operations {
     };
     search: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -2950,7 +2971,10 @@ export interface operations {
     };
     createApiKey: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2986,7 +3010,10 @@ export interface operations {
     };
     rotateApiKey: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3025,7 +3052,10 @@ export interface operations {
     };
     revokeToken: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3135,7 +3165,10 @@ export interface operations {
     };
     createWebhook: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3211,7 +3244,10 @@ export interface operations {
     };
     deleteWebhook: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3246,7 +3282,10 @@ export interface operations {
     };
     updateWebhook: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3285,7 +3324,10 @@ export interface operations {
     };
     rotateWebhookSecret: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3392,7 +3434,10 @@ export interface operations {
     };
     replayWebhookDelivery: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3427,7 +3472,10 @@ export interface operations {
     };
     sendWebhookTestEvent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3462,7 +3510,10 @@ export interface operations {
     };
     recoverWebhookDeliveries: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3535,7 +3586,10 @@ export interface operations {
     };
     revokeOAuthGrant: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
