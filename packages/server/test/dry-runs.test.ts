@@ -380,3 +380,12 @@ test('MCP write tools take dry_run: the answer the tool would give, nothing writ
   assert.equal((real.structuredContent as { replayed: boolean }).replayed, false)
   assert.match(String((real.structuredContent as { id: string }).id), /^tsk_/)
 })
+
+test('a dry-run revocation leaves the token working', async () => {
+  const key = await as('alice-key').post('/v1/api-keys', { name: 'Kept', scopes: ['task:read'] })
+  assert.equal(key.status, 201)
+  const dry = await as('alice-key').post(`/v1/tokens/${key.json.id}/revoke?dry_run=true`)
+  assert.equal(dry.status, 200, dry.body)
+  assert.equal(dry.json.result.status, 'revoked', 'the answer says what the write would do')
+  assert.equal((await client(t.app, key.json.token).get('/v1/tasks')).status, 200)
+})
