@@ -73,3 +73,21 @@ export type WorkgraphEvent =
   | Schemas['CanvasUpdatedEvent']
   | Schemas['OkrCheckinEvent']
   | Schemas['WebhookTestEvent']
+
+/** A webhook event a dry run would emit: `type` and `data` as docs/webhooks.md describes them. */
+export interface DryRunEvent {
+  type: string
+  data: Record<string, unknown>
+}
+
+/**
+ * What a write answers with `dryRun: true` (docs/api.md, "Dry runs"): the record it would answer,
+ * whose ids not yet assigned (and any secret) are null, and the activity and events it would
+ * record. Nothing was written.
+ */
+export interface DryRun<T> {
+  dry_run: true
+  result: { [K in keyof T]: T[K] | null }
+  activity: ActivityEntry[]
+  events: DryRunEvent[]
+}

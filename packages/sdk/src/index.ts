@@ -18,7 +18,7 @@ export type {
 } from './resources/changes.ts'
 export type { AccessOptions, SummaryOptions } from './resources/resources.ts'
 export type { ListTasksParams } from './resources/tasks.ts'
-export type { RequestOptions, TokenSource, WriteOptions } from './transport.ts'
+export type { RequestOptions, TokenSource, WriteAnswer, WriteOptions } from './transport.ts'
 export {
   type IncomingHeaders,
   type VerifyOptions,

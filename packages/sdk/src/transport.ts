@@ -1,3 +1,4 @@
+import type { DryRun } from './api-types.ts'
 import { WorkgraphConnectionError, WorkgraphError } from './errors.ts'
 import { newIdempotencyKey } from './idempotency-key.ts'
 import { backoffMs, isRetryableAnswer, type RetryOptions, retryAfterMs } from './retry-policy.ts'
@@ -24,7 +25,15 @@ export interface RequestOptions {
 export interface WriteOptions extends RequestOptions {
   /** Makes retries safe across processes; one is generated (and reused by retries) if absent. */
   idempotencyKey?: string
+  /**
+   * `true`: the server checks the write and answers what it would do (`DryRun`), writing
+   * nothing (docs/api.md, "Dry runs"). No Idempotency-Key is generated for it.
+   */
+  dryRun?: boolean
 }
+
+/** What a write method resolves to: the record, or with `dryRun: true` the dry run's answer. */
+export type WriteAnswer<O extends WriteOptions, T> = O extends { dryRun: true } ? DryRun<T> : T
 
 /** A query value: repeated parameters for arrays; undefined leaves the parameter out. */
 export type QueryValue = string | number | boolean | readonly (string | number)[] | undefined
@@ -68,7 +77,11 @@ export class Transport {
   async request<T>(call: ApiRequest): Promise<T> {
     const { retries } = this.#options
     const signal = call.options?.signal ?? call.write?.signal
-    const key = call.write ? (call.write.idempotencyKey ?? newIdempotencyKey()) : undefined
+    // A dry run claims no key, so none is made up for it; one given is sent (and checked).
+    const key =
+      call.write && !call.write.dryRun
+        ? (call.write.idempotencyKey ?? newIdempotencyKey())
+        : call.write?.idempotencyKey
     for (let retry = 0; ; retry++) {
       const last = retry >= retries.maxRetries
       let response: Response
@@ -119,7 +132,8 @@ export class Transport {
       call.path.replace(/^\//, ''),
       `${this.#options.baseUrl.replace(/\/?$/, '/')}`,
     )
-    for (const [name, value] of Object.entries(call.query ?? {})) {
+    const query = call.write?.dryRun ? { ...call.query, dry_run: true } : call.query
+    for (const [name, value] of Object.entries(query ?? {})) {
       if (value === undefined) continue
       for (const item of Array.isArray(value) ? value : [value])
         url.searchParams.append(name, String(item))

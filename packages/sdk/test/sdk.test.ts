@@ -6,6 +6,7 @@ import { type ListeningApp, startListeningApp } from '../../server/test/harness/
 import { importOk, tokenOf, webhookBundle } from '../../server/test/harness/bundles.ts'
 import { type Receiver, startReceiver } from '../../server/test/harness/receiver.ts'
 import {
+  type DryRun,
   type Task,
   verifyWebhook,
   WebhookVerificationError,
@@ -74,6 +75,37 @@ test('writes: create and complete a task, comment, check in, with the answers ty
   assert.equal(comment.resource_id, task.id)
   const checkin = await wg.okrs.checkin({ key_result_id: ws.ids.kr1 as string, value: 41 })
   assert.equal(checkin.key_result.current, 41)
+})
+
+test('dryRun: the answer a write would give, typed, and nothing written', async () => {
+  const wg = sdk()
+  const count = async () =>
+    (await t.db.db.selectFrom('tasks').where('title', '=', 'Dry SDK').select('id').execute()).length
+  const dry: DryRun<Task> = await wg.tasks.create(
+    { title: 'Dry SDK', project_id: ws.ids.open },
+    { dryRun: true },
+  )
+  assert.equal(dry.dry_run, true)
+  assert.equal(dry.result.id, null)
+  assert.equal(dry.result.title, 'Dry SDK')
+  assert.deepEqual(
+    dry.activity.map((entry) => entry.verb),
+    ['task.created'],
+  )
+  assert.deepEqual(
+    dry.events.map((event) => event.type),
+    ['task.created'],
+  )
+  assert.equal(await count(), 0)
+  const refused = await wg.tasks
+    .complete('tsk_00000000000000000000000000', { dryRun: true })
+    .catch((error: unknown) => error)
+  assert.ok(refused instanceof WorkgraphError)
+  assert.equal(refused.status, 404)
+  // Without the option, the same call writes and answers the record.
+  const task: Task = await wg.tasks.create({ title: 'Dry SDK', project_id: ws.ids.open })
+  assert.match(task.id, /^tsk_/)
+  assert.equal(await count(), 1)
 })
 
 test('the same idempotency key twice gives the first answer, and one task', async () => {

@@ -16,6 +16,7 @@ import { taskRoutes } from './graph/tasks/tasks.routes.ts'
 import { workspaceRoutes } from './graph/workspace/workspace.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { installAuthentication } from './http/authentication.ts'
+import { installDryRuns } from './http/dry-run.hook.ts'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handling.ts'
 import { installHostHeaderCheck } from './http/host-header.hook.ts'
 import { clientErrorHandler, expectationFailed, refuseConnect } from './http/http-layer-errors.ts'
@@ -87,6 +88,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     challenge: `realm="workgraph", resource_metadata="${resourceIdentifier(deps.config.publicUrl)}${RESOURCE_METADATA_PATH}"`,
     resource: resourceIdentifier(deps.config.publicUrl),
   })
+  installDryRuns(app)
   installRateLimits(app, { store: deps.rateLimits, config: deps.config, clock: deps.clock })
   await installOpenApi(app, deps.config.publicUrl)
   // On the root, so that the HTML 404 of an unknown page can read the dashboard's session too.

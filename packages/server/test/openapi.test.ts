@@ -137,7 +137,7 @@ test('every JSON body and answer is a named component; errors are problem+json',
 
 test('every API answer declares its headers; writes take an Idempotency-Key', () => {
   const createTask = committed.paths['/v1/tasks'].post
-  assert.deepEqual(createTask.parameters, [{ $ref: '#/components/parameters/IdempotencyKey' }])
+  assert.deepEqual(createTask.parameters.at(-1), { $ref: '#/components/parameters/IdempotencyKey' })
   assert.ok(createTask.responses['201'].headers['Idempotent-Replayed'])
   assert.ok(createTask.responses['201'].headers['RateLimit-Remaining'])
   assert.equal(createTask.responses['429'].$ref, '#/components/responses/RateLimited')
@@ -147,6 +147,25 @@ test('every API answer declares its headers; writes take an Idempotency-Key', ()
     for (const [status, response] of Object.entries<Json>(op.responses))
       if (status.startsWith('2')) assert.ok(response.headers['X-Request-Id'], `${name} ${status}`)
   }
+})
+
+test('every write under /v1 takes dry_run and declares what a dry run answers', () => {
+  let writes = 0
+  for (const [path, item] of Object.entries<Json>(committed.paths)) {
+    if (!path.startsWith('/v1/')) continue
+    for (const method of ['post', 'patch', 'delete']) {
+      const op = item[method]
+      if (!op) continue
+      writes++
+      const flag = op.parameters.find((p: Json) => p.in === 'query' && p.name === 'dry_run')
+      assert.equal(flag?.schema.type, 'boolean', `${method} ${path}`)
+      const answer = op['x-dry-run-response'].content['application/json'].schema
+      assert.deepEqual(answer.required, ['dry_run', 'result', 'activity', 'events'])
+      const success = Object.entries<Json>(op.responses).find(([status]) => /^2/.test(status))
+      assert.deepEqual(answer.properties.result, success?.[1].content['application/json'].schema)
+    }
+  }
+  assert.ok(writes >= 18, `${writes} writes`)
 })
 
 test('the webhooks section has the payload of every event an endpoint can receive', () => {

@@ -117,3 +117,17 @@ test('a large budget is counted in batches, shared, and overshot by under 1 % pe
   assert.ok(admitted < 1000 + 2 * 10, `admitted ${admitted}: more than 1 % over, per instance`)
   assert.equal(await inTable(), 2010, 'every request is in the table once the stores close')
 })
+
+test('dry runs spend the read budget, never the write budget', async () => {
+  nextMinute()
+  const api = client(t.app, tokenOf(ws, 'gus-key'))
+  for (let i = 1; i <= 3; i++) {
+    const dry = await api.post('/v1/tasks?dry_run=true', { title: `Dry ${i}` })
+    assert.equal(dry.status, 200, dry.body)
+    assert.equal(dry.headers['ratelimit-limit'], '5', 'counted as a read')
+    assert.equal(dry.headers['ratelimit-remaining'], String(5 - i))
+  }
+  const first = await api.post('/v1/tasks', { title: 'Real one' })
+  assert.equal(first.status, 201)
+  assert.equal(first.headers['ratelimit-remaining'], '1', 'the write budget is untouched')
+})

@@ -2443,7 +2443,10 @@ export interface operations {
     };
     createCanvas: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2479,7 +2482,10 @@ export interface operations {
     };
     updateCanvas: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2561,7 +2567,10 @@ export interface operations {
     };
     createTask: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2604,7 +2613,10 @@ export interface operations {
     };
     completeTask: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2678,7 +2690,10 @@ export interface operations {
     };
     createCheckin: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -2722,7 +2737,10 @@ export interface operations {
     };
     createComment: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3029,7 +3047,10 @@ export interface operations {
     };
     search: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3139,7 +3160,10 @@ export interface operations {
     };
     createApiKey: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3175,7 +3199,10 @@ export interface operations {
     };
     rotateApiKey: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3214,7 +3241,10 @@ export interface operations {
     };
     revokeToken: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3324,7 +3354,10 @@ export interface operations {
     };
     createWebhook: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3400,7 +3433,10 @@ export interface operations {
     };
     deleteWebhook: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3435,7 +3471,10 @@ export interface operations {
     };
     updateWebhook: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3474,7 +3513,10 @@ export interface operations {
     };
     rotateWebhookSecret: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3581,7 +3623,10 @@ export interface operations {
     };
     replayWebhookDelivery: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3616,7 +3661,10 @@ export interface operations {
     };
     sendWebhookTestEvent: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3651,7 +3699,10 @@ export interface operations {
     };
     recoverWebhookDeliveries: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
@@ -3724,7 +3775,10 @@ export interface operations {
     };
     revokeOAuthGrant: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
             header?: {
                 /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];

@@ -1,6 +1,6 @@
 import type { BodyOf, Canvas, ListParams } from '../api-types.ts'
 import { PagedList } from '../pages.ts'
-import type { RequestOptions, Transport, WriteOptions } from '../transport.ts'
+import type { RequestOptions, Transport, WriteAnswer, WriteOptions } from '../transport.ts'
 import { pathOf } from './path.ts'
 
 /** Canvases, by their metadata. */
@@ -24,12 +24,19 @@ export class Canvases {
   }
 
   /** Creates a canvas (its metadata). */
-  create(body: BodyOf<'createCanvas'>, options: WriteOptions = {}): Promise<Canvas> {
+  create<O extends WriteOptions = WriteOptions>(
+    body: BodyOf<'createCanvas'>,
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, Canvas>> {
     return this.#transport.request({ method: 'POST', path: '/v1/canvases', body, write: options })
   }
 
   /** Changes a canvas's title, summary, project or links. */
-  update(id: string, body: BodyOf<'updateCanvas'>, options: WriteOptions = {}): Promise<Canvas> {
+  update<O extends WriteOptions = WriteOptions>(
+    id: string,
+    body: BodyOf<'updateCanvas'>,
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, Canvas>> {
     return this.#transport.request({
       method: 'PATCH',
       path: pathOf`/v1/canvases/${id}`,

@@ -1,5 +1,5 @@
 import type { BodyOf, Comment } from '../api-types.ts'
-import type { Transport, WriteOptions } from '../transport.ts'
+import type { Transport, WriteAnswer, WriteOptions } from '../transport.ts'
 
 /** Comments; read a resource's threads with `wg.resources.comments(id)`. */
 export class Comments {
@@ -10,7 +10,10 @@ export class Comments {
   }
 
   /** Comments on a resource, or replies to a comment (`parent_id`). */
-  create(body: BodyOf<'createComment'>, options: WriteOptions = {}): Promise<Comment> {
+  create<O extends WriteOptions = WriteOptions>(
+    body: BodyOf<'createComment'>,
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, Comment>> {
     return this.#transport.request({ method: 'POST', path: '/v1/comments', body, write: options })
   }
 }

@@ -1,6 +1,6 @@
 import type { BodyOf, CheckinCreated, ListParams, Okr } from '../api-types.ts'
 import { PagedList } from '../pages.ts'
-import type { RequestOptions, Transport, WriteOptions } from '../transport.ts'
+import type { RequestOptions, Transport, WriteAnswer, WriteOptions } from '../transport.ts'
 
 /** Objectives with their key results, and check-ins. */
 export class Okrs {
@@ -23,7 +23,10 @@ export class Okrs {
   }
 
   /** Logs a check-in on a key result; the answer has the objective's new progress. */
-  checkin(body: BodyOf<'createCheckin'>, options: WriteOptions = {}): Promise<CheckinCreated> {
+  checkin<O extends WriteOptions = WriteOptions>(
+    body: BodyOf<'createCheckin'>,
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, CheckinCreated>> {
     return this.#transport.request({
       method: 'POST',
       path: '/v1/okr/checkins',

@@ -1,6 +1,6 @@
 import type { BodyOf, ListParams, Task, TaskStatus } from '../api-types.ts'
 import { PagedList } from '../pages.ts'
-import type { RequestOptions, Transport, WriteOptions } from '../transport.ts'
+import type { RequestOptions, Transport, WriteAnswer, WriteOptions } from '../transport.ts'
 import { pathOf } from './path.ts'
 
 /** Filters of `wg.tasks.list`; `status` takes one status or several. */
@@ -29,12 +29,18 @@ export class Tasks {
   }
 
   /** Creates a task (scope `task:write`). */
-  create(body: BodyOf<'createTask'>, options: WriteOptions = {}): Promise<Task> {
+  create<O extends WriteOptions = WriteOptions>(
+    body: BodyOf<'createTask'>,
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, Task>> {
     return this.#transport.request({ method: 'POST', path: '/v1/tasks', body, write: options })
   }
 
   /** Marks a task done; completing a done task changes nothing. */
-  complete(id: string, options: WriteOptions = {}): Promise<Task> {
+  complete<O extends WriteOptions = WriteOptions>(
+    id: string,
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, Task>> {
     return this.#transport.request({
       method: 'POST',
       path: pathOf`/v1/tasks/${id}/complete`,

@@ -9,7 +9,7 @@ import type {
 } from '../api-types.ts'
 import type { components } from '../generated/openapi.ts'
 import { PagedList } from '../pages.ts'
-import type { RequestOptions, Transport, WriteOptions } from '../transport.ts'
+import type { RequestOptions, Transport, WriteAnswer, WriteOptions } from '../transport.ts'
 import { pathOf } from './path.ts'
 
 /** Your webhook endpoints (scope `webhook:manage`) and their delivery logs. */
@@ -21,10 +21,10 @@ export class Webhooks {
   }
 
   /** Registers an endpoint; the answer's `secret` is shown only here. */
-  create(
+  create<O extends WriteOptions = WriteOptions>(
     body: BodyOf<'createWebhook'>,
-    options: WriteOptions = {},
-  ): Promise<CreatedWebhookEndpoint> {
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, CreatedWebhookEndpoint>> {
     return this.#transport.request({ method: 'POST', path: '/v1/webhooks', body, write: options })
   }
 
@@ -49,11 +49,11 @@ export class Webhooks {
   }
 
   /** Changes an endpoint; `status: 'active'` enables a disabled one again. */
-  update(
+  update<O extends WriteOptions = WriteOptions>(
     id: string,
     body: BodyOf<'updateWebhook'>,
-    options: WriteOptions = {},
-  ): Promise<WebhookEndpoint> {
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, WebhookEndpoint>> {
     return this.#transport.request({
       method: 'PATCH',
       path: pathOf`/v1/webhooks/${id}`,
@@ -63,10 +63,10 @@ export class Webhooks {
   }
 
   /** Deletes an endpoint; its waiting deliveries stop. */
-  delete(
+  delete<O extends WriteOptions = WriteOptions>(
     id: string,
-    options: WriteOptions = {},
-  ): Promise<components['schemas']['DeletedWebhookEndpoint']> {
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, components['schemas']['DeletedWebhookEndpoint']>> {
     return this.#transport.request({
       method: 'DELETE',
       path: pathOf`/v1/webhooks/${id}`,
@@ -75,11 +75,11 @@ export class Webhooks {
   }
 
   /** A new signing secret; the old one keeps signing for the grace period. */
-  rotateSecret(
+  rotateSecret<O extends WriteOptions = WriteOptions>(
     id: string,
     body: BodyOf<'rotateWebhookSecret'> = {},
-    options: WriteOptions = {},
-  ): Promise<RotatedWebhookSecret> {
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, RotatedWebhookSecret>> {
     return this.#transport.request({
       method: 'POST',
       path: pathOf`/v1/webhooks/${id}/rotate-secret`,
@@ -118,7 +118,11 @@ export class Webhooks {
   }
 
   /** Sends a delivery again now, with a fresh run of retries. */
-  replay(id: string, deliveryId: string, options: WriteOptions = {}): Promise<WebhookDelivery> {
+  replay<O extends WriteOptions = WriteOptions>(
+    id: string,
+    deliveryId: string,
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, WebhookDelivery>> {
     return this.#transport.request({
       method: 'POST',
       path: pathOf`/v1/webhooks/${id}/deliveries/${deliveryId}/replay`,
@@ -127,11 +131,11 @@ export class Webhooks {
   }
 
   /** Sends again every failed or skipped delivery since a time. */
-  recover(
+  recover<O extends WriteOptions = WriteOptions>(
     id: string,
     body: BodyOf<'recoverWebhookDeliveries'>,
-    options: WriteOptions = {},
-  ): Promise<components['schemas']['RecoveredDeliveries']> {
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, components['schemas']['RecoveredDeliveries']>> {
     return this.#transport.request({
       method: 'POST',
       path: pathOf`/v1/webhooks/${id}/recover`,
@@ -141,7 +145,10 @@ export class Webhooks {
   }
 
   /** Sends a `webhook.test` event to this endpoint only. */
-  test(id: string, options: WriteOptions = {}): Promise<WebhookDelivery> {
+  test<O extends WriteOptions = WriteOptions>(
+    id: string,
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, WebhookDelivery>> {
     return this.#transport.request({
       method: 'POST',
       path: pathOf`/v1/webhooks/${id}/test`,

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { crc32 } from 'node:zlib'
+import { noteMinted } from '../lib/minted-values.ts'
 
 /**
  * Prefixes of the secrets the service issues, recognisable by secret scanners (docs/api.md,
@@ -39,7 +40,9 @@ function checksum(body: string): string {
  */
 export function newSecret(prefix: string): string {
   const body = base62(randomBytes(32), RANDOM_LENGTH)
-  return `${prefix}${body}${checksum(prefix + body)}`
+  const secret = `${prefix}${body}${checksum(prefix + body)}`
+  noteMinted(secret)
+  return secret
 }
 
 /** True when `secret` has the prefix, length, alphabet and checksum of one we issued. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { Caller } from '../access/caller.ts'
 import type { Config } from '../config.ts'
 import type { Clock } from '../lib/clock.ts'
+import { isDryRun } from './dry-run.hook.ts'
 import { ProblemError } from './problem-catalogue.ts'
 import type { RateLimitKind, RateLimitStore } from './rate-limit-store.ts'
 
@@ -33,7 +34,10 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const auth = request.authentication
     if (!auth) return
-    const kind: RateLimitKind = request.routeOptions.config.write ? 'write' : 'read'
+    // A dry run changes nothing: it is a read (the hook has not checked its flag yet; only an
+    // exact `true` counts, anything else will be refused or written).
+    const kind: RateLimitKind =
+      request.routeOptions.config.write && !isDryRun(request) ? 'write' : 'read'
     const spent = await spendBudget(deps, auth, kind)
     reply.header('ratelimit-limit', String(spent.limit))
     reply.header('ratelimit-remaining', String(spent.remaining))

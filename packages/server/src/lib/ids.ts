@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto'
+import { noteMinted } from './minted-values.ts'
 
 /** Type prefixes of every identifier the service hands out (docs/api.md, "Records"). */
 export const ID_PREFIX = {
@@ -51,7 +52,9 @@ export function newId(kind: IdKind): string {
     body = ALPHABET.charAt(Number(value & 31n)) + body
     value >>= 5n
   }
-  return `${ID_PREFIX[kind]}_${body}`
+  const id = `${ID_PREFIX[kind]}_${body}`
+  noteMinted(id)
+  return id
 }
 
 /** The kind an id names, or null when it is not a well-formed id of a known kind. */

@@ -2,8 +2,10 @@ import type { CallToolResult } from '@modelcontextprotocol/server'
 import { auditActorOf } from '../audit/audit-actor.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { spendBudget } from '../http/rate-limit.ts'
+import type { DryRunAnswer } from '../writes/dry-run.ts'
 import { idempotencyKeyOf, requestFingerprint } from '../writes/idempotency-key.ts'
 import { type Command, runWrite } from '../writes/run-write.ts'
+import { data } from './markdown.ts'
 import type { McpSession } from './mcp-session.ts'
 import { type ToolAnswer, toolError, toolResult } from './tool-result.ts'
 
@@ -12,6 +14,8 @@ export interface McpWriteRequest<Input> {
   tool: string
   input: Input
   idempotencyKey: string | undefined
+  /** Run as a dry run: check and roll back, answering what the write would do. */
+  dryRun?: boolean
   command: Command
   /** Renders the command's record (as stored, so a replay renders the same answer). */
   render(record: Record<string, unknown>, replayed: boolean): ToolAnswer
@@ -27,13 +31,17 @@ export async function mcpWrite<Input>(
   request: McpWriteRequest<Input>,
 ): Promise<CallToolResult> {
   const { deps, caller } = session
+  const dryRun = request.dryRun === true
   try {
-    const spent = await spendBudget(
-      { store: deps.rateLimits, config: deps.config, clock: deps.clock },
-      caller,
-      'write',
-    )
-    if (spent.exceeded) throw spent.exceeded
+    // A dry run writes nothing: the `/mcp` request's read budget is all it spends.
+    const spent = dryRun
+      ? null
+      : await spendBudget(
+          { store: deps.rateLimits, config: deps.config, clock: deps.clock },
+          caller,
+          'write',
+        )
+    if (spent?.exceeded) throw spent.exceeded
     const outcome = await runWrite(
       deps,
       {
@@ -42,14 +50,36 @@ export async function mcpWrite<Input>(
         idempotencyKey: idempotencyKeyOf(request.idempotencyKey),
         fingerprint: requestFingerprint(`mcp\n${request.tool}`, {}, request.input),
         operation: `mcp:${request.tool}`,
+        dryRun,
         serialize: (result) => JSON.stringify(result.body),
       },
       request.command,
     )
     if (outcome.status >= 400) return toolError(storedProblem(outcome.body))
+    if (dryRun) return toolResult(dryRunAnswer(request, JSON.parse(outcome.body)))
     return toolResult(request.render(JSON.parse(outcome.body), outcome.replayed))
   } catch (error) {
     return toolError(error)
+  }
+}
+
+/**
+ * A dry run as a tool answers it: the facts the tool would give (ids it would assign as null),
+ * with the activity and events the write would record, and Markdown that says nothing happened.
+ */
+function dryRunAnswer<Input>(request: McpWriteRequest<Input>, answer: DryRunAnswer): ToolAnswer {
+  const record = answer.result as Record<string, unknown>
+  const { structured } = request.render(record, false)
+  const verbs = answer.activity.map((entry) => (entry as { verb: string }).verb)
+  const events = answer.events.map((event) => event.type)
+  const markdown = [
+    `Dry run of ${request.tool}: it would succeed; nothing was written.`,
+    `It would record ${verbs.length > 0 ? verbs.join(', ') : 'no activity'} and emit ${events.length > 0 ? events.join(', ') : 'no event'}.`,
+    `Ids it would assign are null. Result: ${data(JSON.stringify(record), 2000)}`,
+  ].join(' ')
+  return {
+    markdown,
+    structured: { ...structured, dry_run: true, activity: answer.activity, events: answer.events },
   }
 }
 

@@ -2,6 +2,7 @@ import { SCOPES } from '../access/scopes.ts'
 import { ProblemSchema } from '../http/schemas.ts'
 import { OAUTH_ROUTES } from '../oauth/oauth-routes.ts'
 import { WEBHOOK_EVENT_SCHEMAS } from '../webhooks/webhook-events.schemas.ts'
+import { withDryRunResponse } from './dry-run-responses.ts'
 import { hoistNamedSchemas } from './named-schemas.ts'
 import { oauthPaths } from './oauth-paths.ts'
 import { AUTHENTICATED_HEADERS, headerRefs, RESPONSE_HEADERS } from './response-headers.ts'
@@ -157,7 +158,10 @@ export function finishDocument(generated: Json, publicUrl: string): Json {
   const paths: Json = {}
   for (const [path, item] of Object.entries<Json>(generated.paths)) {
     paths[path] = Object.fromEntries(
-      Object.entries<Json>(item).map(([method, operation]) => [method, finishOperation(operation)]),
+      Object.entries<Json>(item).map(([method, operation]) => [
+        method,
+        withDryRunResponse(finishOperation(operation)),
+      ]),
     )
   }
   const schemas: Json = {}

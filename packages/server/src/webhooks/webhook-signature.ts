@@ -1,4 +1,5 @@
 import { createHmac, randomBytes } from 'node:crypto'
+import { noteMinted } from '../lib/minted-values.ts'
 
 const SECRET_PREFIX = 'whsec_'
 
@@ -8,7 +9,9 @@ const SECRET_PREFIX = 'whsec_'
  * Webhooks signature keys it with the decoded bytes, as that specification's verifiers expect.
  */
 export function newWebhookSecret(): string {
-  return `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`
+  const secret = `${SECRET_PREFIX}${randomBytes(32).toString('base64')}`
+  noteMinted(secret)
+  return secret
 }
 
 /** `x-service-signature`: lowercase hex HMAC-SHA256 of the raw body, keyed by the whole secret. */

@@ -2,6 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify'
 import type { AppDeps } from '../app-deps.ts'
 import { auditActorOf } from '../audit/audit-actor.ts'
 import { authenticated } from '../http/authentication.ts'
+import { isDryRun } from '../http/dry-run.hook.ts'
 import { idempotencyKeyOf, requestFingerprint } from './idempotency-key.ts'
 import { type Command, runWrite } from './run-write.ts'
 
@@ -30,6 +31,7 @@ export async function httpWrite(
       idempotencyKey: idempotencyKeyOf(request.headers['idempotency-key']),
       fingerprint: requestFingerprint(`${request.method}\n${route}`, request.params, request.body),
       operation: route,
+      dryRun: isDryRun(request),
       // The status picks the route's response schema, which drops undeclared fields.
       serialize: (result) => reply.code(result.status).serialize(result.body) as string,
     },

@@ -3,6 +3,7 @@ import type { AppDeps } from '../app-deps.ts'
 import type { AuditActor } from '../audit/audit-writer.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { problemBody } from '../http/problem-response.ts'
+import { dryRunWrite } from './dry-run.ts'
 import {
   claimKey,
   completeKey,
@@ -10,7 +11,7 @@ import {
   releaseKey,
   type StoredResponse,
 } from './idempotency-store.ts'
-import type { WriteContext } from './write-context.ts'
+import { type WriteContext, writeContext } from './write-context.ts'
 
 /** A command's answer: its status and the record it returns. */
 export interface WriteResult {
@@ -34,6 +35,11 @@ export interface WriteRequest {
   readonly fingerprint: string
   /** Names the operation (a route or a tool) for the write hooks. */
   readonly operation: string
+  /**
+   * A dry run (docs/api.md, "Dry runs"): the command runs and rolls back, the key is neither
+   * read nor claimed, and the answer is what the write would have done.
+   */
+  readonly dryRun?: boolean
   /** The success as it will be sent and stored: serialized once, so a replay sends these bytes. */
   serialize(result: WriteResult): string
 }
@@ -57,6 +63,7 @@ export async function runWrite(
   request: WriteRequest,
   command: Command,
 ): Promise<WriteOutcome> {
+  if (request.dryRun) return dryRunWrite(deps, request, command)
   const { caller, idempotencyKey: key } = request
   const now = deps.clock.now()
   let claim: KeyClaim | null = null
@@ -76,16 +83,7 @@ export async function runWrite(
 
   try {
     const response = await deps.db.transaction().execute(async (trx) => {
-      const context: WriteContext = {
-        trx,
-        deps: { ...deps, db: trx },
-        caller,
-        principal: caller.principal,
-        visibility: caller.visibility,
-        readableTypes: caller.readableTypes,
-        actor: request.actor,
-        now,
-      }
+      const context = writeContext(deps, trx, caller, request.actor, now)
       const result = await command(context)
       const stored = { status: result.status, body: request.serialize(result) }
       if (claim && !(await completeKey(trx, claim, stored, deps.secrets))) throw new LeaseLost()

@@ -40,6 +40,26 @@ export interface WriteContext {
   readonly now: Date
 }
 
+/** The context of a command that writes in `trx` for `caller`, at `now`. */
+export function writeContext(
+  deps: AppDeps,
+  trx: Db,
+  caller: Caller,
+  actor: AuditActor,
+  now: Date,
+): WriteContext {
+  return {
+    trx,
+    deps: { ...deps, db: trx },
+    caller,
+    principal: caller.principal,
+    visibility: caller.visibility,
+    readableTypes: caller.readableTypes,
+    actor,
+    now,
+  }
+}
+
 /** What a command records about its change, beside the change itself. */
 export interface ChangeRecord {
   /** The activity verb; for the five event types also the outbox event's type. */

@@ -35,6 +35,13 @@ export function terse<T extends TSchema>(schema: T): T {
   )
 }
 
+/** A write tool's `dry_run` flag (docs/mcp.md, "Dry runs"). */
+export const DryRun = Type.Optional(
+  Type.Boolean({
+    description: 'true: only check, and say what it would do.',
+  }),
+)
+
 /** An `Idempotency-Key` for a write tool. */
 export const IdempotencyKey = Type.Optional(
   Type.String({

@@ -5,26 +5,37 @@ import { createCheckin } from '../../graph/okrs/checkins.commands.ts'
 import { CreateCheckinBody } from '../../graph/okrs/okr-parts.schemas.ts'
 import { completeTask, createTask } from '../../graph/tasks/tasks.commands.ts'
 import { CreateTaskBody } from '../../graph/tasks/tasks.schemas.ts'
+import { Nullable } from '../../http/schemas.ts'
 import { data, link } from '../markdown.ts'
 import { mcpWrite } from '../mcp-write.ts'
 import { ADDITIVE, IDEMPOTENT_WRITE, type ToolDefinition } from '../tool-definition.ts'
-import { IdempotencyKey, Ref, terse } from './tool-schemas.ts'
+import { DryRun, IdempotencyKey, Ref, terse } from './tool-schemas.ts'
 
-type Keyed<T> = T & { idempotency_key?: string }
+type Keyed<T> = T & { idempotency_key?: string; dry_run?: boolean }
 
 /** A `/v1` write body as a tool's arguments: terse, with the retry key beside its fields. */
 function keyed(body: TObject): TSchema {
   const input = terse(body)
-  return { ...input, properties: { ...input.properties, idempotency_key: IdempotencyKey } }
+  return {
+    ...input,
+    properties: { ...input.properties, idempotency_key: IdempotencyKey, dry_run: DryRun },
+  }
 }
 
-/** Splits the retry key off a write tool's arguments: the rest is the command's input. */
-function withoutKey<T extends { idempotency_key?: string }>(args: T) {
-  const { idempotency_key, ...input } = args
-  return { idempotencyKey: idempotency_key, input }
+/** Splits the retry key and the dry-run flag off a tool's arguments: the rest is the input. */
+function withoutKey<T extends { idempotency_key?: string; dry_run?: boolean }>(args: T) {
+  const { idempotency_key, dry_run, ...input } = args
+  return { idempotencyKey: idempotency_key, dryRun: dry_run === true, input }
 }
 
-const Written = Type.Object({ ...Ref.properties, replayed: Type.Boolean() })
+// What a write tool answers. A dry run has no id or url yet, and adds `dry_run`, `activity` and
+// `events` (left undeclared: the definitions are read on every turn, and must stay short).
+const Written = Type.Object({
+  ...Ref.properties,
+  id: Nullable(Type.String()),
+  url: Nullable(Type.String()),
+  replayed: Type.Boolean(),
+})
 
 const replayNote = (replayed: boolean) =>
   replayed ? ' (a retry: this idempotency key already did it; nothing was written twice)' : ''
@@ -41,11 +52,12 @@ export const createTaskTool: ToolDefinition<Keyed<Static<typeof CreateTaskBody>>
   input: keyed(CreateTaskBody),
   output: Written,
   run(session, args) {
-    const { idempotencyKey, input } = withoutKey(args)
+    const { idempotencyKey, dryRun, input } = withoutKey(args)
     return mcpWrite(session, {
       tool: 'create_task',
       input,
       idempotencyKey,
+      dryRun,
       command: async (w) => ({ status: 201, body: await createTask(w, input) }),
       render: (task, replayed) => ({
         markdown: `Created task ${link(String(task.title), String(task.url))} (${task.id}), status ${task.status}${task.due ? `, due ${task.due}` : ''}${replayNote(replayed)}.`,
@@ -63,16 +75,17 @@ export const completeTaskTool: ToolDefinition<Keyed<{ task_id: string }>> = {
   anyOfScopes: ['task:write'],
   annotations: IDEMPOTENT_WRITE,
   input: Type.Object(
-    { task_id: Type.String({ maxLength: 100 }), idempotency_key: IdempotencyKey },
+    { task_id: Type.String({ maxLength: 100 }), idempotency_key: IdempotencyKey, dry_run: DryRun },
     { additionalProperties: false },
   ),
   output: Written,
   run(session, args) {
-    const { idempotencyKey, input } = withoutKey(args)
+    const { idempotencyKey, dryRun, input } = withoutKey(args)
     return mcpWrite(session, {
       tool: 'complete_task',
       input,
       idempotencyKey,
+      dryRun,
       command: async (w) => ({ status: 200, body: await completeTask(w, input.task_id) }),
       render: (task, replayed) => ({
         markdown: `Task ${link(String(task.title), String(task.url))} (${task.id}) is done${replayNote(replayed)}.`,
@@ -93,11 +106,12 @@ export const addCommentTool: ToolDefinition<Keyed<Static<typeof CreateCommentBod
   input: keyed(CreateCommentBody),
   output: Written,
   run(session, args) {
-    const { idempotencyKey, input } = withoutKey(args)
+    const { idempotencyKey, dryRun, input } = withoutKey(args)
     return mcpWrite(session, {
       tool: 'add_comment',
       input,
       idempotencyKey,
+      dryRun,
       command: async (w) => ({ status: 201, body: await createComment(w, input) }),
       render: (comment, replayed) => ({
         markdown: `Added comment ${link(String(comment.id), String(comment.url))} on ${comment.resource_id}${replayNote(replayed)}: ${data(String(comment.body))}`,
@@ -121,11 +135,12 @@ export const okrCheckinTool: ToolDefinition<Keyed<Static<typeof CreateCheckinBod
   input: keyed(CreateCheckinBody),
   output: Written,
   run(session, args) {
-    const { idempotencyKey, input } = withoutKey(args)
+    const { idempotencyKey, dryRun, input } = withoutKey(args)
     return mcpWrite(session, {
       tool: 'okr_checkin',
       input,
       idempotencyKey,
+      dryRun,
       command: async (w) => ({ status: 201, body: await createCheckin(w, input) }),
       render: (checkin, replayed) => {
         const kr = checkin.key_result as Record<string, unknown>

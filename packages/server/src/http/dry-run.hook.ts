@@ -1,0 +1,65 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+import Type from 'typebox'
+import { ProblemError } from './problem-catalogue.ts'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** Set on every route that takes `?dry_run=` (each POST, PATCH and DELETE under /v1). */
+    dryRunnable?: boolean
+  }
+}
+
+const METHODS = new Set(['POST', 'PATCH', 'DELETE'])
+
+/** The `dry_run` query parameter as the OpenAPI document declares it. */
+export const DryRunParameter = Type.Optional(
+  Type.Boolean({
+    description:
+      'true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted.',
+  }),
+)
+
+/** True when the request asked for a dry run (its `dry_run` was checked by the hook below). */
+export function isDryRun(request: FastifyRequest): boolean {
+  const value = (request.query as { dry_run?: unknown } | undefined)?.dry_run
+  return value === true || value === 'true'
+}
+
+/**
+ * Lets every write under /v1 be tried without effect (docs/api.md, "Dry runs"): declares the
+ * `dry_run` query parameter on each POST, PATCH and DELETE route, and refuses any value but
+ * `true` or `false` with 400 before the body is validated, so a misspelt flag never becomes a
+ * real write. Read-only routes (`POST /v1/search`) answer their usual body inside the envelope.
+ */
+export function installDryRuns(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    const methods = Array.isArray(route.method) ? route.method : [route.method]
+    if (!route.url.startsWith('/v1/') || !methods.some((method) => METHODS.has(method))) return
+    const query = route.schema?.querystring as
+      | { properties?: Record<string, unknown>; additionalProperties?: boolean }
+      | undefined
+    route.config = { ...route.config, dryRunnable: true }
+    route.schema = {
+      ...route.schema,
+      querystring: Type.Object(
+        { ...(query?.properties as object), dry_run: DryRunParameter },
+        { additionalProperties: query?.additionalProperties ?? false },
+      ),
+    }
+  })
+  app.addHook('preValidation', async (request) => {
+    if (!request.routeOptions.config.dryRunnable) return
+    const value = (request.query as { dry_run?: unknown }).dry_run
+    if (value === undefined || value === 'true' || value === 'false') return
+    throw new ProblemError('invalid_request', 'dry_run must be true or false, given once.', {
+      errors: [{ path: '/query/dry_run', message: 'must be true or false' }],
+    })
+  })
+  // A read-only route has nothing to roll back: its usual answer is the dry run's result.
+  app.addHook('onSend', async (request, reply, payload) => {
+    const config = request.routeOptions.config
+    if (!config.dryRunnable || config.write || reply.statusCode !== 200) return payload
+    if (!isDryRun(request) || typeof payload !== 'string') return payload
+    return `{"dry_run":true,"result":${payload},"activity":[],"events":[]}`
+  })
+}
