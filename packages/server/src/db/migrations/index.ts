@@ -12,6 +12,7 @@ import * as auditTransport from './0010-audit-transport.ts'
 import * as titleWords from './0011-title-words.ts'
 import * as auditWeb from './0012-audit-web.ts'
 import * as webSessions from './0013-web-sessions.ts'
+import * as fencedCredentials from './0014-fenced-credentials.ts'
 
 /** Every migration, in order. Names sort; a migration is never edited once it has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -28,4 +29,5 @@ export const migrations: Record<string, Migration> = {
   '0011-title-words': titleWords,
   '0012-audit-web': auditWeb,
   '0013-web-sessions': webSessions,
+  '0014-fenced-credentials': fencedCredentials,
 }
