@@ -21,9 +21,9 @@ export interface TokensTable {
   expires_at: Timestamp | null
   revoked_at: Timestamp | null
   /** The projects the token is fenced to; null when it is not fenced. */
-  project_ids: ColumnType<string[] | null, string[] | null | undefined, string[] | null>
+  project_ids: string[] | null
   /** The end it was created with; rotation never moves it (`expires_at` may be earlier). */
-  valid_until: ColumnType<Date | null, Date | null | undefined, Date | null>
+  valid_until: Timestamp | null
 }
 
 /** `oauth_clients`: applications that may ask users for tokens. */
@@ -59,5 +59,5 @@ export interface OAuthArtifactsTable {
   consumed_at: Timestamp | null
   last_used_at: Timestamp | null
   /** On a Grant row: the projects picked at consent, which fence its tokens; null, unfenced. */
-  project_ids: ColumnType<string[] | null, string[] | null | undefined, string[] | null>
+  project_ids: string[] | null
 }

@@ -15,7 +15,7 @@ export interface WebhookEndpointsTable {
   owner_kind: 'person' | 'integration'
   owner_scopes: string[]
   /** The fence of the credential that created or re-enabled it; null, unfenced. */
-  owner_project_ids: ColumnType<string[] | null, string[] | null | undefined, string[] | null>
+  owner_project_ids: string[] | null
   /** The API key, workspace token or OAuth grant the endpoint lives no longer than. */
   credential_id: string
   secret_sealed: string
