@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
-import { ALL_READ_SCOPES, importOk, smallBundle, tokenOf } from './harness/bundles.ts'
+import {
+  ALL_READ_SCOPES,
+  ALL_WRITE_SCOPES,
+  importOk,
+  smallBundle,
+  tokenOf,
+} from './harness/bundles.ts'
 import { callToolInProcess } from './harness/mcp-inject.ts'
 import { allPages, client, startTestApp, type TestApp } from './harness/test-app.ts'
 
@@ -12,7 +18,7 @@ import { allPages, client, startTestApp, type TestApp } from './harness/test-app
 
 let t: TestApp
 let ws: ImportResult
-const MANAGE = [...ALL_READ_SCOPES, 'token:manage']
+const MANAGE = [...ALL_READ_SCOPES, ...ALL_WRITE_SCOPES, 'token:manage']
 const HOUR = 3_600_000
 before(async () => {
   t = await startTestApp()
@@ -93,6 +99,22 @@ test('a key fenced to one project opens only it and what belongs to it, as if no
   assert.equal(inside.isError, undefined, JSON.stringify(inside))
   const listed2 = await callToolInProcess(t.app, key.token, 'list', { type: 'project' })
   assert.doesNotMatch(JSON.stringify(listed2), new RegExp(id('open')))
+})
+
+test('a fenced key writes only inside its fence; outside, ids answer as unknown ones', async () => {
+  const key = await fencedKey(alice(), { project_ids: [id('secret')] })
+  const fenced = client(t.app, key.token)
+  const outside = await fenced.post('/v1/tasks', { title: 'x', project_id: id('open') })
+  const unknown = await fenced.post('/v1/tasks', {
+    title: 'x',
+    project_id: 'prj_0000000000000000000000',
+  })
+  assert.equal(outside.status, unknown.status, outside.body)
+  assert.deepEqual(outside.json.errors, unknown.json.errors)
+  const comment = await fenced.post('/v1/comments', { resource_id: id('t-open'), body: 'x' })
+  assert.equal(comment.status, 404, comment.body)
+  const inside = await fenced.post('/v1/tasks', { title: 'inside', project_id: id('secret') })
+  assert.equal(inside.status, 201, inside.body)
 })
 
 test('an unfenced key records null and sees everything its person does', async () => {
