@@ -1,6 +1,7 @@
 import { type Role, resolvePrincipal } from '../access/principal.ts'
 import { openableIds, visibilityFor } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
+import { projectChoices } from '../graph/projects/project-choices.ts'
 import { idKind } from '../lib/ids.ts'
 
 /*
@@ -19,28 +20,12 @@ export interface ConsentPerson {
 /** The most projects one grant may be fenced to, as for an API key. */
 export const MOST_PICKED_PROJECTS = 100
 
-/** The most projects the consent page lists; a person of more picks among the newest. */
-const LISTED = 500
-
 /** The projects the person can open now, by name: the choices of the consent page. */
 export async function projectsToPick(
   db: Db,
   person: ConsentPerson,
 ): Promise<{ id: string; name: string }[]> {
-  const visibility = visibilityFor(await resolvePrincipal(db, actorOf(person)))
-  return db
-    .selectFrom('projects as p')
-    .innerJoin('resource_index as r', (join) =>
-      join.onRef('r.workspace_id', '=', 'p.workspace_id').onRef('r.id', '=', 'p.id'),
-    )
-    .select(['p.id', 'p.name'])
-    .where('p.workspace_id', '=', person.workspace_id)
-    .where(visibility.row('r'))
-    .orderBy('p.updated_at', 'desc')
-    .orderBy('p.id')
-    .limit(LISTED)
-    .execute()
-    .then((rows) => rows.sort((a, b) => a.name.localeCompare(b.name) || a.id.localeCompare(b.id)))
+  return projectChoices(db, visibilityFor(await resolvePrincipal(db, actorOf(person))))
 }
 
 /**
