@@ -4,7 +4,6 @@ import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
 import { projectChoices } from '../graph/projects/project-choices.ts'
 import { createApiKey, rotateApiKey } from '../tokens/tokens.commands.ts'
-import { tokenStatus } from '../tokens/tokens.present.ts'
 import { type ListedToken, listTokens } from '../tokens/tokens.queries.ts'
 import {
   API_KEYS_PATH,
