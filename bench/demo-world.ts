@@ -76,6 +76,8 @@ export async function openDemoWorld(): Promise<DemoWorld> {
         clientId: null,
         scopes,
         grantIds: [],
+        fence: null,
+        validUntil: null,
       })
     },
     async close() {

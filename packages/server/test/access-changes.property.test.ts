@@ -3,9 +3,8 @@ import { after, before, test } from 'node:test'
 import fc from 'fast-check'
 import { syncResourceIndex } from '../src/access/resource-index.ts'
 import { applyMutation, mutationArbitrary } from './harness/access-mutations.ts'
-import { importOk } from './harness/bundles.ts'
 import { checkWorld } from './harness/check-world.ts'
-import { World } from './harness/oracle.ts'
+import { fenceArbitrary, importWithFence } from './harness/fenced-viewers.ts'
 import { PROPERTY_RUNS, PROPERTY_SETTINGS } from './harness/property-settings.ts'
 import { startTestApp, type TestApp } from './harness/test-app.ts'
 import { worldArbitrary } from './harness/world-arbitrary.ts'
@@ -21,9 +20,10 @@ test('changing memberships, roles, visibility, shares and placement moves result
     fc.asyncProperty(
       worldArbitrary(),
       fc.array(mutationArbitrary, { minLength: 1, maxLength: 6 }),
-      async (bundle, mutations) => {
-        const result = await importOk(t.db.db, bundle)
-        const world = new World(bundle)
+      fenceArbitrary,
+      async (bundle, mutations, fence) => {
+        // A fenced key keeps its fence while its person's access changes under it.
+        const { result, world } = await importWithFence(t, bundle, fence)
         for (const mutation of mutations) {
           await applyMutation(
             t.db.db,

@@ -1,8 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import fc from 'fast-check'
-import { importOk } from './harness/bundles.ts'
-import { World } from './harness/oracle.ts'
+import { fenceArbitrary, importWithFence } from './harness/fenced-viewers.ts'
 import { oracleReasons } from './harness/oracle-reasons.ts'
 import { PROPERTY_RUNS, PROPERTY_SETTINGS } from './harness/property-settings.ts'
 import { client, startTestApp, type TestApp } from './harness/test-app.ts'
@@ -16,14 +15,14 @@ after(() => t.close())
 
 const withoutRequestId = (json: Record<string, unknown>) => ({ ...json, request_id: null })
 
-test('access reasons agree with the oracle for every principal and resource; hidden ids are 404', async () => {
+test('access reasons agree with the oracle for every principal, a fenced key and every resource; hidden ids are 404', async () => {
   await fc.assert(
-    fc.asyncProperty(worldArbitrary(), fc.nat(), async (bundle, pick) => {
-      const result = await importOk(t.db.db, bundle)
-      const world = new World(bundle)
+    fc.asyncProperty(worldArbitrary(), fc.nat(), fenceArbitrary, async (bundle, pick, fence) => {
+      const { result, world } = await importWithFence(t, bundle, fence)
       const keyOf = new Map(Object.entries(result.ids).map(([key, id]) => [id, key]))
       const tokens = { ...result.api_keys, ...result.workspace_tokens }
-      const principals = [...world.roles.keys(), ...world.integrations]
+      // Every person and integration, and a fenced key: its person's reasons, inside the fence.
+      const principals = world.viewers()
       const as = (who: string) => client(t.app, tokens[`${who}-key`]?.token)
       const reasonKeys = (reasons: { kind: string; via_id?: string }[]) =>
         reasons
@@ -38,7 +37,9 @@ test('access reasons agree with the oracle for every principal and resource; hid
       const people = [...world.roles.keys()]
       for (const who of principals) {
         for (const key of world.allKeys()) {
-          const expected = oracleReasons(world, who, key)
+          const expected = world.canOpen(who, key)
+            ? oracleReasons(world, world.actorOf(who), key)
+            : []
           // The invariant the endpoint rests on: reasons exactly when the resource is open.
           assert.equal(expected.length > 0, world.canOpen(who, key), `oracle ${who} ${key}`)
           const reply = await as(who).get(`/v1/resources/${result.ids[key]}/access`)

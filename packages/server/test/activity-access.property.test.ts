@@ -2,9 +2,9 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import fc from 'fast-check'
 import type { Bundle } from '../src/bundle/bundle.schema.ts'
-import { importOk } from './harness/bundles.ts'
+import { fenceArbitrary, importWithFence } from './harness/fenced-viewers.ts'
 import { markBundle, markersIn } from './harness/marked-world.ts'
-import { World } from './harness/oracle.ts'
+import type { World } from './harness/oracle.ts'
 import { PROPERTY_RUNS, PROPERTY_SETTINGS } from './harness/property-settings.ts'
 import { allPages, client, startTestApp, type TestApp } from './harness/test-app.ts'
 import { worldArbitrary } from './harness/world-arbitrary.ts'
@@ -22,12 +22,11 @@ after(() => t.close())
 
 test('activity shows exactly the entries whose subject and mentions the caller may open', async () => {
   await fc.assert(
-    fc.asyncProperty(worldArbitrary('s'), async (plain) => {
+    fc.asyncProperty(worldArbitrary('s'), fenceArbitrary, async (plain, fence) => {
       const { bundle, markers } = markBundle(plain)
-      const result = await importOk(t.db.db, bundle)
-      const world = new World(bundle)
+      const { result, world } = await importWithFence(t, bundle, fence)
       const keyOf = new Map(Object.entries(result.ids).map(([key, id]) => [id, key]))
-      for (const who of [...world.roles.keys(), ...world.integrations]) {
+      for (const who of world.viewers()) {
         const token = (result.api_keys[`${who}-key`] ?? result.workspace_tokens[`${who}-key`])
           ?.token as string
         const entries = await allPages(client(t.app, token), '/v1/activity', 7)

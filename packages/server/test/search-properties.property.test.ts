@@ -5,6 +5,7 @@ import type { Bundle } from '../src/bundle/bundle.schema.ts'
 import { importOk } from './harness/bundles.ts'
 import { checkSearch } from './harness/check-search.ts'
 import { checkSummaries } from './harness/check-summaries.ts'
+import { fenceArbitrary, importWithFence } from './harness/fenced-viewers.ts'
 import { World } from './harness/oracle.ts'
 import { PROPERTY_RUNS, PROPERTY_SETTINGS } from './harness/property-settings.ts'
 import { firstDifference, snapshotFor } from './harness/snapshot.ts'
@@ -20,9 +21,9 @@ after(() => t.close())
 
 test('search returns exactly the visible items whose own text has the word, paged to the end', async () => {
   await fc.assert(
-    fc.asyncProperty(worldArbitrary(), async (bundle) => {
-      const result = await importOk(t.db.db, bundle)
-      await checkSearch(t.app, new World(bundle), result)
+    fc.asyncProperty(worldArbitrary(), fenceArbitrary, async (bundle, fence) => {
+      const { result, world } = await importWithFence(t, bundle, fence)
+      await checkSearch(t.app, world, result)
     }),
     { numRuns: PROPERTY_RUNS, ...PROPERTY_SETTINGS },
   )
@@ -33,9 +34,10 @@ test('summaries cite and link only what the caller may open, count only that, an
     fc.asyncProperty(
       worldArbitrary(),
       fc.constantFrom(600, 1000, 4000),
-      async (bundle, maxTokens) => {
-        const result = await importOk(t.db.db, bundle)
-        await checkSummaries(t.app, new World(bundle), result, maxTokens)
+      fenceArbitrary,
+      async (bundle, maxTokens, fence) => {
+        const { result, world } = await importWithFence(t, bundle, fence)
+        await checkSummaries(t.app, world, result, maxTokens)
       },
     ),
     { numRuns: Math.max(4, Math.floor(PROPERTY_RUNS / 2)), ...PROPERTY_SETTINGS },

@@ -1220,6 +1220,13 @@ export interface components {
             name: string;
             /** @description At most the scopes of the token making the request. */
             scopes: string[];
+            /** @description Fence the key to these projects (each one the token making the request can open). Left out: the fence of the token making the request, if it has one. */
+            project_ids?: string[];
+            /**
+             * Format: date-time
+             * @description When the key stops working: in the future, at most 365 days ahead, and never later than the token making the request. Left out: that token's end, if it has one.
+             */
+            expires_at?: string;
         };
         /** CreateCanvasRequest */
         CreateCanvasRequest: {
@@ -1372,6 +1379,7 @@ export interface components {
             last_used_at: string | null;
             expires_at: string | null;
             revoked_at: string | null;
+            project_ids: string[] | null;
             /** @description The secret. It is shown only in this response; only a hash is stored. */
             token: string;
         };
@@ -1446,6 +1454,7 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             expires_at: string;
+            project_ids: string[] | null;
         };
         /** OAuthGrantPage */
         OAuthGrantPage: {
@@ -1664,6 +1673,7 @@ export interface components {
             last_used_at: string | null;
             expires_at: string | null;
             revoked_at: string | null;
+            project_ids: string[] | null;
             /** @description The secret. It is shown only in this response; only a hash is stored. */
             token: string;
             /**
@@ -1987,6 +1997,7 @@ export interface components {
             last_used_at: string | null;
             expires_at: string | null;
             revoked_at: string | null;
+            project_ids: string[] | null;
         };
         /** TokenPage */
         TokenPage: {

@@ -32,6 +32,7 @@ export async function authenticateOAuthToken(
       't.client_id',
       't.expires_at',
       'g.last_used_at',
+      'g.project_ids',
       'p.id as person_id',
       'p.workspace_id',
       'p.role',
@@ -62,6 +63,10 @@ export async function authenticateOAuthToken(
       clientId: row.client_id,
       scopes: expandScopes(scope.split(' ').filter(Boolean)),
       grantIds: [row.grant_id],
+      // The projects the person picked at consent (docs/oauth.md, "Picking projects").
+      fence: row.project_ids,
+      // A key made with this token ends with the grant (grantIds), not with the hour-long token.
+      validUntil: null,
     },
     actor: {
       workspaceId: row.workspace_id,

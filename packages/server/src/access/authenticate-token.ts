@@ -1,6 +1,7 @@
 import type { Db } from '../db/database.ts'
 import { PREPARED } from '../db/prepared-statements.ts'
 import { grantsLive } from './credential-liveness.ts'
+import type { Fence } from './fence.ts'
 import type { Actor, Role } from './principal.ts'
 import { expandScopes, type Scope } from './scopes.ts'
 import { hashSecret, isWellFormedSecret, SECRET_PREFIX } from './secrets.ts'
@@ -18,6 +19,13 @@ export interface Credential {
    * was made through. A key created with this credential ends with them too.
    */
   readonly grantIds: readonly string[]
+  /** The projects it is fenced to (docs/permissions.md, "Fenced credentials"); null, unfenced. */
+  readonly fence: Fence
+  /**
+   * The end it was created with, which a key it makes may not outlive; null when it has none of
+   * its own (a rotation's overlap end is not one, and an OAuth token's life is its grant's).
+   */
+  readonly validUntil: Date | null
 }
 
 /** A credential that resolved to an actor, and the workspace's current ACL epoch. */
@@ -70,6 +78,8 @@ export async function authenticateToken(
       't.revoked_at',
       't.last_used_at',
       't.grant_ids',
+      't.project_ids',
+      't.valid_until',
       'w.acl_epoch',
       'p.role',
     ])
@@ -97,6 +107,8 @@ export async function authenticateToken(
       clientId: null,
       scopes: expandScopes(row.scopes),
       grantIds: row.grant_ids,
+      fence: row.project_ids,
+      validUntil: row.valid_until,
     },
     actor: {
       workspaceId: row.workspace_id,

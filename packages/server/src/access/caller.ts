@@ -1,5 +1,5 @@
 import type { Credential } from './authenticate-token.ts'
-import type { Principal } from './principal.ts'
+import { fencedPrincipal, type Principal } from './principal.ts'
 import { type ReadableType, readableTypes } from './scopes.ts'
 import { type Visibility, visibilityFor } from './visibility.ts'
 
@@ -16,12 +16,16 @@ export interface Caller {
   readonly readableTypes: ReadableType[]
 }
 
-/** The caller of a resolved principal and the credential it presented. */
+/**
+ * The caller of a resolved principal and the credential it presented: the one place a request's
+ * principal meets its credential's fence, whatever the transport.
+ */
 export function callerOf(principal: Principal, credential: Credential): Caller {
+  const fenced = fencedPrincipal(principal, credential.fence)
   return {
-    principal,
+    principal: fenced,
     credential,
-    visibility: visibilityFor(principal),
+    visibility: visibilityFor(fenced),
     readableTypes: readableTypes(credential.scopes),
   }
 }

@@ -1,5 +1,6 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/database.ts'
+import { type Fence, narrowFence } from './fence.ts'
 
 /** A workspace role. */
 export type Role = 'owner' | 'admin' | 'member' | 'guest'
@@ -27,6 +28,11 @@ export interface Principal {
    * of the projects it belongs to. Null for members, who see everyone.
    */
   readonly visiblePeopleIds: readonly string[] | null
+  /**
+   * The projects the presented credential is fenced to (docs/permissions.md, "Fenced
+   * credentials"): resources outside them are as if they did not exist. Null when unfenced.
+   */
+  readonly fence: Fence
 }
 
 /** The actor of a principal, as stored on tokens and people. */
@@ -35,6 +41,16 @@ export interface Actor {
   actorId: string
   actorKind: 'person' | 'integration'
   role: Role | null
+}
+
+/**
+ * The principal as seen through a credential's fence: what both allow. The principal cache holds
+ * the actor's unfenced principal (keyed on the actor); each request fences its own copy, so two
+ * credentials of one person never share a fenced principal.
+ */
+export function fencedPrincipal(principal: Principal, fence: Fence): Principal {
+  if (fence === null) return principal
+  return { ...principal, fence: narrowFence(principal.fence, fence) }
 }
 
 /**
@@ -76,5 +92,6 @@ export async function resolvePrincipal(db: Db, actor: Actor): Promise<Principal>
     projectIds,
     tokens: [actor.actorId, ...teamIds, ...projectIds],
     visiblePeopleIds: isMember ? null : (row?.people_ids ?? [actor.actorId]),
+    fence: null,
   }
 }

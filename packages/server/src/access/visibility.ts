@@ -103,16 +103,28 @@ export function visibilityFor(principal: Principal): Visibility {
   const manyTokens = principal.tokens.length > LARGE_LIST
   const sharedInBulk = (alias: string) =>
     manyTokens ? aclMatchesInBulk(sql.ref(`${alias}.acl`), principal.tokens) : shared(alias)
-  const row = (alias = 'r') => (principal.isMember ? memberRow(alias, shared) : guestRow(alias))
+  // A fenced credential opens only rows of its projects (docs/permissions.md, "Fenced
+  // credentials"): one more conjunct on every resource-index test, so every read path, count and
+  // activity entry built on them follows without a second copy of the rule.
+  const fence = principal.fence === null ? null : idList(principal.fence)
+  const fenced = (alias: string, test: RawBuilder<SqlBool>) =>
+    fence === null
+      ? test
+      : sql<SqlBool>`(${test} and ${sql.ref(`${alias}.project_id`)} = any(${fence}))`
+  const row = (alias = 'r') =>
+    fenced(alias, principal.isMember ? memberRow(alias, shared) : guestRow(alias))
   const rowInBulk = (alias = 'r') =>
-    principal.isMember ? memberRow(alias, sharedInBulk) : guestRow(alias)
+    fenced(alias, principal.isMember ? memberRow(alias, sharedInBulk) : guestRow(alias))
   return {
     principal,
     seesEveryone: principal.isMember,
     row,
     rowInBulk,
     rowOfType: (alias, type) =>
-      principal.isMember ? memberRow(alias, sharedInBulk) : guestRowOfType(alias, type),
+      fenced(
+        alias,
+        principal.isMember ? memberRow(alias, sharedInBulk) : guestRowOfType(alias, type),
+      ),
     activity: (alias = 'a', subject = 's', rows = 'page') => {
       const open = rows === 'bulk' ? rowInBulk : row
       return sql<SqlBool>`(${open(subject)} and not exists (

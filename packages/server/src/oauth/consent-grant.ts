@@ -3,6 +3,7 @@ import type Provider from 'oidc-provider'
 import type { Interaction } from 'oidc-provider'
 import { recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
+import { fenceGrant, fenceOfGrant } from './consent-projects.ts'
 
 /** The scopes a grant holds for this API, sorted. */
 function grantedScopes(grant: { resources?: Record<string, string> | undefined }): string[] {
@@ -14,7 +15,8 @@ function grantedScopes(grant: { resources?: Record<string, string> | undefined }
 /**
  * Records a person's approval: adds what the interaction asked for and the grant lacks to the
  * grant (a new one the first time; the remembered one after), and audits the change in the
- * person's workspace. Returns the grant id the provider finishes the consent with.
+ * person's workspace. Projects picked on the page fence the grant, replacing its former fence.
+ * Returns the grant id the provider finishes the consent with.
  */
 export async function approveConsent(input: {
   db: Db
@@ -22,6 +24,8 @@ export async function approveConsent(input: {
   request: FastifyRequest
   interaction: Interaction
   person: { id: string; workspace_id: string }
+  /** The projects picked on the page (consent-projects.ts); null when the page offered none. */
+  projectIds: readonly string[] | null
   now: Date
 }): Promise<string> {
   const { provider, interaction, person, request } = input
@@ -38,6 +42,9 @@ export async function approveConsent(input: {
     grant.addResourceScope(resource, scopes.join(' '))
   }
   const grantId = await grant.save()
+  const fenceBefore = await fenceOfGrant(input.db, existing ? grantId : undefined)
+  if (input.projectIds !== null) await fenceGrant(input.db, grantId, input.projectIds)
+  const fence = input.projectIds === null ? fenceBefore : [...input.projectIds]
   const userAgent = request.headers['user-agent']
   await recordAudit(
     input.db,
@@ -55,8 +62,8 @@ export async function approveConsent(input: {
       action: 'oauth_grant.approved',
       resourceId: grantId,
       resourceType: 'oauth_grant',
-      before: before ? { client_id: clientId, scopes: before } : null,
-      after: { client_id: clientId, scopes: grantedScopes(grant) },
+      before: before ? { client_id: clientId, scopes: before, project_ids: fenceBefore } : null,
+      after: { client_id: clientId, scopes: grantedScopes(grant), project_ids: fence },
     },
     input.now,
   )

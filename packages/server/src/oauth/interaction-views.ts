@@ -105,6 +105,9 @@ export function renderConsent(input: {
   workspaceName: string
   scopes: string[]
   switchAction: string
+  /** The projects to pick from (docs/oauth.md, "Picking projects"); absent: no choice. */
+  projects?: { id: string; name: string; checked: boolean }[]
+  error?: string
 }): string {
   const items = input.scopes
     .map(
@@ -118,8 +121,10 @@ export function renderConsent(input: {
 ${items}
 </ul>
 <p>You can revoke this access at any time.</p>
+${errorLine(input.error)}
 <form method="post" action="${escapeHtml(input.action)}">
 <input type="hidden" name="csrf" value="${escapeHtml(input.csrf)}">
+${input.projects ? projectChoice(input.projects) : ''}
 <button type="submit" name="decision" value="approve">Allow</button>
 <button type="submit" name="decision" value="deny">Deny</button>
 </form>
@@ -128,6 +133,23 @@ ${items}
 <button type="submit">Sign in as someone else</button>
 </form>`,
   )
+}
+
+// The projects the app may open: only those ticked, and what belongs to them.
+function projectChoice(projects: { id: string; name: string; checked: boolean }[]): string {
+  if (projects.length === 0)
+    return '<p class="error">The app asks to be limited to projects you pick, and you can open none.</p>'
+  const boxes = projects
+    .map(
+      (project, index) =>
+        `<p><input type="checkbox" name="project_ids" id="project-${index}" value="${escapeHtml(project.id)}"${project.checked ? ' checked' : ''}>
+<label for="project-${index}" style="display:inline;font-weight:400">${escapeHtml(project.name)}</label></p>`,
+    )
+    .join('\n')
+  return `<fieldset><legend>Only these projects</legend>
+<p>The app will open only the projects you tick, and their tasks, canvases, objectives and comments.</p>
+${boxes}
+</fieldset>`
 }
 
 /** The page shown instead of a redirect when the request cannot be trusted with one. */

@@ -3,11 +3,13 @@ import formBody from '@fastify/formbody'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type Provider from 'oidc-provider'
 import type { Interaction } from 'oidc-provider'
+import type { Role } from '../access/principal.ts'
 import { isKnownScope } from '../access/scopes.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import type { OAuthKeys } from '../lib/derived-keys.ts'
 import { approveConsent } from './consent-grant.ts'
+import { fenceOfGrant, pickedProjects, projectsToPick } from './consent-projects.ts'
 import {
   PAGE_HEADERS,
   renderConsent,
@@ -15,9 +17,19 @@ import {
   renderSignIn,
   renderWorkspaceChoice,
 } from './interaction-views.ts'
+import { PROJECT_PICKER_ON } from './oauth-provider.ts'
 import { allowSignInAttempt, matchSignIn } from './sign-in.ts'
 
 type Form = Record<string, string | string[] | undefined>
+/** The person an interaction is signed in as. */
+type Person = {
+  id: string
+  name: string
+  email: string
+  workspace_id: string
+  role: Role
+  workspace_name: string
+}
 /** The app an interaction is for, as the pages need it. */
 type Client = { name: string; workspaceId: string | null }
 type Step = (
@@ -37,6 +49,7 @@ const BASE = '/oauth/interaction'
 const PAGE = { config: { public: true }, schema: { hide: true } } as const
 const WRONG_SIGN_IN = 'That email and password do not match an account that can use this app.'
 const TOO_MANY = 'Too many sign-in attempts. Wait a minute and try again.'
+const PICK_PROJECTS = 'Pick at least one of the projects listed (at most 100).'
 
 /**
  * The sign-in and consent pages oidc-provider sends browsers to. Plain HTML forms, no script.
@@ -154,12 +167,18 @@ export function interactionRoutes(input: InteractionDeps) {
           error_description: 'The user denied the request.',
         })
       }
+      let projectIds: string[] | null = null
+      if (await offersProjects(interaction)) {
+        projectIds = await pickedProjects(deps.db, person, list((request.body as Form).project_ids))
+        if (!projectIds) return consentPage(reply, 400, interaction, person, PICK_PROJECTS)
+      }
       const grantId = await approveConsent({
         db: deps.db,
         provider,
         request,
         interaction,
         person,
+        projectIds,
         now: deps.clock.now(),
       })
       return finish(request, reply, { consent: { grantId } }, true)
@@ -201,9 +220,28 @@ export function interactionRoutes(input: InteractionDeps) {
       if (interaction.prompt.name === 'login' || !person) {
         return signInPage(reply, 200, interaction, client.name)
       }
+      return consentPage(reply, 200, interaction, person, undefined, client)
+    }
+
+    async function consentPage(
+      reply: FastifyReply,
+      status: number,
+      interaction: Interaction,
+      person: Person,
+      error?: string,
+      known?: Client,
+    ) {
+      const client = known ?? (await clientOf(interaction))
+      const fence = await fenceOfGrant(deps.db, interaction.grantId)
+      const projects = (await offersProjects(interaction))
+        ? (await projectsToPick(deps.db, person)).map((project) => ({
+            ...project,
+            checked: fence?.includes(project.id) ?? false,
+          }))
+        : undefined
       return html(
         reply,
-        200,
+        status,
         renderConsent({
           action: `${BASE}/${interaction.uid}/confirm`,
           switchAction: `${BASE}/${interaction.uid}/switch`,
@@ -213,8 +251,19 @@ export function interactionRoutes(input: InteractionDeps) {
           email: person.email,
           workspaceName: person.workspace_name,
           scopes: requestedScopes(interaction),
+          ...(projects && { projects }),
+          ...(error !== undefined && { error }),
         }),
       )
+    }
+
+    /**
+     * Whether the consent page offers the project choice: the app asked for it, or the grant it
+     * would extend is fenced already (a new approval never silently lifts a fence).
+     */
+    async function offersProjects(interaction: Interaction): Promise<boolean> {
+      if (interaction.params.project_picker === PROJECT_PICKER_ON) return true
+      return (await fenceOfGrant(deps.db, interaction.grantId)) !== null
     }
 
     /**
@@ -287,11 +336,18 @@ export function interactionRoutes(input: InteractionDeps) {
       return { name: row?.name ?? 'An app', workspaceId: row?.workspace_id ?? null }
     }
 
-    function personOf(personId: string) {
+    function personOf(personId: string): Promise<Person | undefined> {
       return deps.db
         .selectFrom('people as p')
         .innerJoin('workspaces as w', 'w.id', 'p.workspace_id')
-        .select(['p.id', 'p.name', 'p.email', 'p.workspace_id', 'w.name as workspace_name'])
+        .select([
+          'p.id',
+          'p.name',
+          'p.email',
+          'p.workspace_id',
+          'p.role',
+          'w.name as workspace_name',
+        ])
         .where('p.id', '=', personId)
         .executeTakeFirst()
     }
@@ -310,6 +366,12 @@ function sameToken(given: string, expected: string): boolean {
 
 function text(value: string | string[] | undefined): string {
   return typeof value === 'string' ? value : ''
+}
+
+// A form field that may repeat (checkboxes), as a list.
+function list(value: string | string[] | undefined): string[] {
+  if (value === undefined) return []
+  return typeof value === 'string' ? [value] : value
 }
 
 function html(reply: FastifyReply, status: number, body: string): FastifyReply {

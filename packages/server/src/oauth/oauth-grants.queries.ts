@@ -11,6 +11,8 @@ export interface OAuthGrantRow {
   client_name: string
   person_id: string
   scopes: string[]
+  /** The projects picked at consent; null when the grant is not fenced. */
+  project_ids: string[] | null
   created_at: Date
   last_used_at: Date | null
   expires_at: Date
@@ -46,6 +48,7 @@ export async function listOAuthGrants(
       createdAt.as('created_at'),
       'g.last_used_at',
       'g.expires_at',
+      'g.project_ids',
     ])
     .where('g.model', '=', 'Grant')
     .where('p.workspace_id', '=', principal.workspaceId)

@@ -17,6 +17,7 @@ function presentGrant(row: OAuthGrantRow, status: 'active' | 'revoked' = 'active
     client_name: row.client_name,
     person_id: row.person_id,
     scopes: row.scopes,
+    project_ids: row.project_ids,
     status,
     created_at: row.created_at.toISOString(),
     last_used_at: row.last_used_at?.toISOString() ?? null,

@@ -13,6 +13,13 @@ export const OAuthGrantRecord = Type.Object(
     created_at: Timestamp,
     last_used_at: Nullable(Timestamp),
     expires_at: Timestamp,
+    project_ids: Nullable(
+      Type.Array(Type.String(), {
+        description:
+          'The projects the person picked at consent: every token of the grant opens only them. ' +
+          'Null: not fenced.',
+      }),
+    ),
   },
   { title: 'OAuthGrant' },
 )

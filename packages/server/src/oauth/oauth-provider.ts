@@ -26,6 +26,12 @@ export interface OAuthProviderOptions {
   logger: FastifyBaseLogger
 }
 
+/**
+ * `project_picker=1` on an authorization request: the person picks the projects the app may open
+ * (docs/oauth.md, "Picking projects"). Any other value asks for nothing.
+ */
+export const PROJECT_PICKER_ON = '1'
+
 /** Every scope a client may ask for: the catalogue and its aliases. */
 export const REQUESTABLE_SCOPES = [...Object.keys(SCOPES), ...Object.keys(SCOPE_ALIASES)]
 
@@ -46,6 +52,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
     responseTypes: ['code'],
     pkce: { required: () => true },
     scopes: REQUESTABLE_SCOPES,
+    extraParams: ['project_picker'],
     claims: { openid: ['sub'] },
     clientDefaults: {
       grant_types: ['authorization_code', 'refresh_token'],
@@ -121,6 +128,9 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
       const provider = ctx.oidc.provider
       const chosen = ctx.oidc.result?.consent?.grantId
       if (chosen) return provider.Grant.find(chosen)
+      // An app asking the person to pick projects always gets the consent page, and a grant of
+      // its own: remembered consent never stands in for a choice the person has not made.
+      if (ctx.oidc.params?.project_picker === PROJECT_PICKER_ON) return undefined
       const accountId = ctx.oidc.session?.accountId
       const clientId = ctx.oidc.client?.clientId
       if (!accountId || !clientId) return undefined

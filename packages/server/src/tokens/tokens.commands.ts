@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { earlierEnd, narrowFence } from '../access/fence.ts'
 import { isKnownScope, scopesBeyond } from '../access/scopes.ts'
 import { hashSecret, lastFour, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
 import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
@@ -8,6 +9,7 @@ import { notFound, ProblemError } from '../http/problem-catalogue.ts'
 import { newId } from '../lib/ids.ts'
 import { disableBoundEndpoints, moveBoundEndpoints } from '../webhooks/endpoint-binding.ts'
 import type { WriteContext } from '../writes/write-context.ts'
+import { limitsOfNewCredential } from './credential-limits.ts'
 import { auditedToken, tokenStatus } from './tokens.present.ts'
 import { type ListedToken, listTokens, type TokenRow } from './tokens.queries.ts'
 
@@ -22,10 +24,16 @@ export interface Issued {
  * Issues an API key to the caller, audited as `api_key.created`. It may carry only scopes the
  * caller's token holds (else 403 `insufficient_scope` naming the others), and it ends with every
  * OAuth grant the caller's token ends with: a key made through an app dies with the app's grant.
+ * It is fenced to projects and time within the caller's own fence and end (credential-limits.ts).
  */
 export async function createApiKey(
   w: WriteContext,
-  input: { name: string; scopes: readonly string[] },
+  input: {
+    name: string
+    scopes: readonly string[]
+    project_ids?: readonly string[] | undefined
+    expires_at?: string | undefined
+  },
 ): Promise<Issued> {
   const { principal, credential } = w.caller
   if (principal.actorKind !== 'person') {
@@ -42,6 +50,7 @@ export async function createApiKey(
   if (errors.length > 0)
     throw new ProblemError('validation_failed', 'Some scopes are not known.', { errors })
   requireScopesHeld(w, input.scopes, 'create a key with')
+  const limits = await limitsOfNewCredential(w, input)
   const secret = newSecret(SECRET_PREFIX.apiKey)
   const row = await w.trx
     .insertInto('tokens')
@@ -54,6 +63,9 @@ export async function createApiKey(
       name: input.name,
       scopes: [...input.scopes],
       grant_ids: [...credential.grantIds],
+      project_ids: limits.fence === null ? null : [...limits.fence],
+      valid_until: limits.validUntil,
+      expires_at: limits.validUntil,
       secret_hash: hashSecret(secret),
       last4: lastFour(secret),
       created_at: w.now,
@@ -93,6 +105,9 @@ export async function rotateApiKey(
     throw new ProblemError('conflict', 'This key no longer works; create a new one instead.')
   requireScopesHeld(w, old.scopes, 'rotate a key with')
   const secret = newSecret(SECRET_PREFIX.apiKey)
+  // The new key keeps the old one's fence and end, within the caller's: never wider, never later.
+  const fence = narrowFence(credential.fence, old.project_ids)
+  const validUntil = earlierEnd(old.valid_until, credential.validUntil)
   const requested = new Date(w.now.getTime() + overlapSeconds * 1000)
   // A key already on its way out never gets more time by being rotated again.
   const expiresAt = old.expires_at && old.expires_at < requested ? old.expires_at : requested
@@ -114,6 +129,9 @@ export async function rotateApiKey(
       name: old.name,
       scopes: old.scopes,
       grant_ids: [...new Set([...old.grant_ids, ...credential.grantIds])],
+      project_ids: fence === null ? null : [...fence],
+      valid_until: validUntil,
+      expires_at: validUntil,
       secret_hash: hashSecret(secret),
       last4: lastFour(secret),
       created_at: w.now,

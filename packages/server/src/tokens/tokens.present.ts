@@ -29,6 +29,7 @@ export function presentToken(row: ListedToken, now: Date): Static<typeof TokenRe
     last_used_at: row.last_used_at?.toISOString() ?? null,
     expires_at: row.expires_at?.toISOString() ?? null,
     revoked_at: row.revoked_at?.toISOString() ?? null,
+    project_ids: row.project_ids,
   }
 }
 

@@ -19,6 +19,13 @@ export const TokenRecord = Type.Object(
     last_used_at: Nullable(Timestamp),
     expires_at: Nullable(Timestamp),
     revoked_at: Nullable(Timestamp),
+    project_ids: Nullable(
+      Type.Array(Type.String(), {
+        description:
+          'The projects it is fenced to: it opens only them and what belongs to them. ' +
+          'Null: not fenced.',
+      }),
+    ),
   },
   { title: 'Token' },
 )
@@ -43,6 +50,24 @@ export const CreateApiKeyBody = Type.Object(
       maxItems: 50,
       description: 'At most the scopes of the token making the request.',
     }),
+    project_ids: Type.Optional(
+      Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+        minItems: 1,
+        maxItems: 100,
+        uniqueItems: true,
+        description:
+          'Fence the key to these projects (each one the token making the request can open). ' +
+          'Left out: the fence of the token making the request, if it has one.',
+      }),
+    ),
+    expires_at: Type.Optional(
+      Type.String({
+        format: 'date-time',
+        description:
+          'When the key stops working: in the future, at most 365 days ahead, and never later ' +
+          "than the token making the request. Left out: that token's end, if it has one.",
+      }),
+    ),
   },
   { title: 'CreateApiKeyRequest', additionalProperties: false },
 )

@@ -5,6 +5,7 @@ import { recordAudit } from '../audit/audit-writer.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { newId } from '../lib/ids.ts'
 import type { WriteContext } from '../writes/write-context.ts'
+import { limitsOfNewCredential } from './credential-limits.ts'
 import { type Issued, requireScopesHeld } from './tokens.commands.ts'
 import { auditedToken } from './tokens.present.ts'
 
@@ -14,11 +15,18 @@ export type TokenIntegration = { id: string } | { newName: string }
 /**
  * Issues a workspace token to an integration of the workspace (made here when new), audited as
  * `workspace_token.created`. Only owners and admins may (they manage every token), and only with
- * scopes they hold themselves, like every credential issued (`requireScopesHeld`).
+ * scopes they hold themselves, like every credential issued (`requireScopesHeld`), and within
+ * their own fence and end (credential-limits.ts).
  */
 export async function createWorkspaceToken(
   w: WriteContext,
-  input: { name: string; integration: TokenIntegration; scopes: readonly string[] },
+  input: {
+    name: string
+    integration: TokenIntegration
+    scopes: readonly string[]
+    project_ids?: readonly string[] | undefined
+    expires_at?: string | undefined
+  },
 ): Promise<Issued> {
   const { principal } = w.caller
   if (principal.actorKind !== 'person' || !canAdminister(principal))
@@ -27,6 +35,7 @@ export async function createWorkspaceToken(
   if (unknown.length > 0)
     throw new ProblemError('validation_failed', `Unknown scopes: ${unknown.join(', ')}.`)
   requireScopesHeld(w, input.scopes, 'create a token with')
+  const limits = await limitsOfNewCredential(w, input)
   const integrationId = await integrationOf(w, input.integration)
   const secret = newSecret(SECRET_PREFIX.workspaceToken)
   const row = await w.trx
@@ -40,6 +49,9 @@ export async function createWorkspaceToken(
       name: input.name,
       scopes: [...input.scopes],
       grant_ids: [],
+      project_ids: limits.fence === null ? null : [...limits.fence],
+      valid_until: limits.validUntil,
+      expires_at: limits.validUntil,
       secret_hash: hashSecret(secret),
       last4: lastFour(secret),
       created_at: w.now,

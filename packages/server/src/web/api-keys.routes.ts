@@ -2,12 +2,19 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import { html } from 'ghtml'
 import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
+import { projectChoices } from '../graph/projects/project-choices.ts'
 import { createApiKey, rotateApiKey } from '../tokens/tokens.commands.ts'
-import { tokenStatus } from '../tokens/tokens.present.ts'
 import { type ListedToken, listTokens } from '../tokens/tokens.queries.ts'
-import { API_KEYS_PATH, apiKeysPage, type KeyFormState, rotateKeyPage } from './api-keys.view.ts'
+import {
+  API_KEYS_PATH,
+  apiKeysPage,
+  isRotatable,
+  type KeyFormState,
+  rotateKeyPage,
+} from './api-keys.view.ts'
 import { issuedPage } from './credential-pages.view.ts'
 import { revocableToken, revokeRoutes } from './credential-revoke.routes.ts'
+import { KEY_LIFETIMES } from './key-limits.view.ts'
 import { forbiddenFormPage, notFoundPage, refusedPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
 import { sendProblemPage } from './problem-page.ts'
@@ -25,6 +32,7 @@ const PAGE = {
 const LIST_LIMIT = 200
 // The API's bounds of `overlap_seconds` (tokens.schemas.ts).
 const MAX_OVERLAP = 604_800
+const DAY_MS = 24 * 60 * 60 * 1000
 
 /** One of the person's own API keys by id, or null (someone else's keys are not on this page). */
 async function ownKey(db: Db, web: WebContext, id: string, now: Date) {
@@ -54,7 +62,14 @@ export function apiKeyRoutes(deps: AppDeps) {
       const filters = { type: 'api_key', owner_id: web.session.personId }
       const keys = await listTokens(deps.db, web.caller.principal, filters, null, LIST_LIMIT, now)
       const allowed = scopesOfRole(web.session.role)
-      const input = { keys: keys.slice(0, LIST_LIMIT), now, allowed, formKey: newFormKey() }
+      const projects = await projectChoices(deps.db, web.caller.visibility)
+      const input = {
+        keys: keys.slice(0, LIST_LIMIT),
+        now,
+        allowed,
+        projects,
+        formKey: newFormKey(),
+      }
       return sendPage(reply, status, apiKeysPage(web, form ? { ...input, form } : input))
     }
 
@@ -69,7 +84,9 @@ export function apiKeyRoutes(deps: AppDeps) {
       const form = formOf(request)
       const name = field(form.name).trim()
       const scopes = [form.scopes ?? []].flat().filter((scope) => typeof scope === 'string')
-      const state = { name, checked: new Set(scopes) }
+      const projectIds = [form.project_ids ?? []].flat().filter((id) => typeof id === 'string')
+      const lifetime = field(form.lifetime)
+      const state = { name, checked: new Set(scopes), projects: new Set(projectIds), lifetime }
       if (name.length === 0 || name.length > 200)
         return showList(reply, web, 422, {
           ...state,
@@ -77,13 +94,26 @@ export function apiKeyRoutes(deps: AppDeps) {
         })
       if (scopes.length === 0 || scopes.length > 50)
         return showList(reply, web, 422, { ...state, error: 'Choose at least one scope.' })
+      const days = KEY_LIFETIMES.some(([value]) => value === lifetime)
+        ? Number(lifetime)
+        : Number.NaN
+      if (Number.isNaN(days))
+        return showList(reply, web, 422, { ...state, error: 'Choose when the key stops working.' })
+      if (projectIds.length > 100)
+        return showList(reply, web, 422, { ...state, error: 'Choose at most 100 projects.' })
+      const limits = {
+        ...(projectIds.length > 0 && { project_ids: [...new Set(projectIds)] }),
+        ...(days > 0 && {
+          expires_at: new Date(deps.clock.now().getTime() + days * DAY_MS).toISOString(),
+        }),
+      }
       let issued: { secret: string | null; row: ListedToken | null }
       try {
         issued = await webIssue(
           deps,
           request,
           { operation: 'create api key', formKey: form.form_key },
-          (w) => createApiKey(w, { name, scopes }),
+          (w) => createApiKey(w, { name, scopes, ...limits }),
         )
       } catch (error) {
         return sendProblemPage(reply, web, error)
@@ -108,7 +138,7 @@ export function apiKeyRoutes(deps: AppDeps) {
       const web = request.web as WebContext
       const { id } = request.params as { id: string }
       const key = await ownKey(deps.db, web, id, deps.clock.now())
-      if (!key || tokenStatus(key, deps.clock.now()) !== 'active')
+      if (!key || !isRotatable(key, deps.clock.now()))
         return sendPage(reply, 404, notFoundPage(web))
       return sendPage(reply, 200, rotateKeyPage(web, key, newFormKey()))
     })

@@ -2,6 +2,7 @@ import { html } from 'ghtml'
 import type { Scope } from '../access/scopes.ts'
 import type { ListedToken } from '../tokens/tokens.queries.ts'
 import { listTable, revokeLink, scopeChecks, scopeList, statusOf } from './credential-parts.ts'
+import { keyLimitFields } from './key-limits.view.ts'
 import { csrfForm, layout } from './layout.view.ts'
 import { when } from './view-parts.ts'
 import type { WebContext } from './web-context.ts'
@@ -13,6 +14,10 @@ export const API_KEYS_PATH = '/settings/api-keys'
 export interface KeyFormState {
   readonly name?: string
   readonly checked?: ReadonlySet<string>
+  /** Projects ticked to fence the key to. */
+  readonly projects?: ReadonlySet<string>
+  /** Days until the key stops working ('' for never). */
+  readonly lifetime?: string
   readonly error?: string
 }
 
@@ -23,13 +28,17 @@ export function apiKeysPage(
     keys: ListedToken[]
     now: Date
     allowed: ReadonlySet<Scope>
+    /** The projects a key may be fenced to: those the person can open. */
+    projects: readonly { id: string; name: string }[]
     formKey: string
     form?: KeyFormState
   },
 ): string {
   const { form = {} } = input
   const rows = input.keys.map(
-    (key) => html`<tr><td>${key.name} <span class="muted">…${key.last4}</span></td>
+    (
+      key,
+    ) => html`<tr><td>${key.name} <span class="muted">…${key.last4}</span>!${fenceNote(key)}</td>
 <td>!${scopeList(key.scopes)}</td><td>!${when(key.created_at.toISOString())}</td>
 <td>!${when(key.last_used_at?.toISOString())}</td><td>!${statusOf(key, input.now)}</td>
 <td class="actions">!${actions(key, input.now)}</td></tr>`,
@@ -46,6 +55,11 @@ export function apiKeysPage(
 <label for="key-name">Name</label>
 <input type="text" id="key-name" name="name" required maxlength="200" value="${form.name ?? ''}">
 !${scopeChecks(input.allowed, form.checked ?? input.allowed)}
+!${keyLimitFields({
+      projects: input.projects,
+      checked: form.projects ?? new Set(),
+      lifetime: form.lifetime ?? '',
+    })}
 <button type="submit">Create key</button>`,
     'class="stack wide"',
   )
@@ -63,9 +77,26 @@ export function apiKeysPage(
   })
 }
 
+// A key fenced to projects says so beside its name.
+function fenceNote(key: ListedToken): string {
+  const count = key.project_ids?.length
+  if (count === undefined) return ''
+  return html` <span class="muted">· ${count === 1 ? '1 project' : `${String(count)} projects`}</span>`
+}
+
+/**
+ * Whether a key may be rotated from the dashboard: it works, and is not already on its way out
+ * after a rotation (an end it was created with is kept by its successor, so it does not count).
+ */
+export function isRotatable(key: ListedToken, now: Date): boolean {
+  if (key.revoked_at || !key.grants_live) return false
+  if (key.expires_at === null) return true
+  return key.expires_at > now && key.expires_at.getTime() === key.valid_until?.getTime()
+}
+
 function actions(key: ListedToken, now: Date): string {
   if (key.revoked_at || (key.expires_at && key.expires_at <= now)) return ''
-  const rotate = key.expires_at
+  const rotate = !isRotatable(key, now)
     ? ''
     : html`<a href="${API_KEYS_PATH}/${key.id}/rotate">Rotate<span class="visually-hidden">
 ${key.name}</span></a>`

@@ -54,6 +54,9 @@ export async function loadWebContext(
     clientId: null,
     scopes: READ_SCOPES,
     grantIds: [],
+    // The dashboard reads as its person: no fence, and no end beyond the session's own.
+    fence: null,
+    validUntil: null,
   })
   return { session, caller, csrf: sessionCsrfToken(deps.webKeys.csrfKey, session.idHash) }
 }

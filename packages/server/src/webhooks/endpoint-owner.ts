@@ -1,4 +1,4 @@
-import type { Actor, Role } from '../access/principal.ts'
+import { type Actor, fencedPrincipal, type Role } from '../access/principal.ts'
 import {
   expandScopes,
   READ_SCOPE_OF_ID_KIND,
@@ -13,7 +13,8 @@ import { idKind } from '../lib/ids.ts'
 
 /**
  * An endpoint receives what its owner (the person or integration whose token created it) may open
- * at delivery time, within the scopes that token had: the same visibility module as every read.
+ * at delivery time, within the scopes and the fence that token had: the same visibility module as
+ * every read.
  */
 export interface OwnerAccess {
   readonly visibility: Visibility
@@ -22,7 +23,7 @@ export interface OwnerAccess {
 
 type EndpointOwner = Pick<
   WebhookEndpointsTable,
-  'workspace_id' | 'owner_id' | 'owner_kind' | 'owner_scopes'
+  'workspace_id' | 'owner_id' | 'owner_kind' | 'owner_scopes' | 'owner_project_ids'
 >
 
 /** What decides an owner's access, as one query can read it beside the endpoint. */
@@ -72,7 +73,8 @@ export async function ownerAccessFrom(
     role: role === 'integration' ? null : role,
   }
   const principal = await deps.principals.get(db, actor, facts.aclEpoch)
-  return { visibility: visibilityFor(principal), scopes: expandScopes(endpoint.owner_scopes) }
+  const fenced = fencedPrincipal(principal, endpoint.owner_project_ids)
+  return { visibility: visibilityFor(fenced), scopes: expandScopes(endpoint.owner_scopes) }
 }
 
 /** Whether the owner's scopes read this subject type (task, comment, okr, canvas). */

@@ -60,6 +60,7 @@ export async function createEndpoint(
       owner_id: w.principal.actorId,
       owner_kind: w.principal.actorKind,
       owner_scopes: [...credential.scopes],
+      owner_project_ids: credential.fence === null ? null : [...credential.fence],
       credential_id: bindingOf(w.caller),
       secret_sealed: w.deps.secrets.seal(secret, secretContext(ws, id)),
       created_at: w.now,
@@ -103,6 +104,8 @@ export async function updateEndpoint(
         failing_since: null,
         credential_id: bindingOf(w.caller),
         owner_scopes: [...w.caller.credential.scopes],
+        owner_project_ids:
+          w.caller.credential.fence === null ? null : [...w.caller.credential.fence],
       }),
       ...(disabling && {
         status: 'disabled',

@@ -147,12 +147,15 @@ test('a forged form asking for scopes beyond the role is refused and creates not
   const before = await t.db.db.selectFrom('tokens').select('id').execute()
   // The page's own form, with a checkbox the page never offers a member.
   await page.getByLabel('Name').fill('too much')
-  await page.locator('ul.checks').evaluate((list) => {
-    list.insertAdjacentHTML(
-      'beforeend',
-      '<li><input type="checkbox" name="scopes" value="audit:read" checked id="x"></li>',
-    )
-  })
+  await page
+    .locator('ul.checks')
+    .first()
+    .evaluate((list) => {
+      list.insertAdjacentHTML(
+        'beforeend',
+        '<li><input type="checkbox" name="scopes" value="audit:read" checked id="x"></li>',
+      )
+    })
   const [response] = await Promise.all([
     page.waitForResponse((r) => r.request().method() === 'POST'),
     page.getByRole('button', { name: 'Create key' }).click(),

@@ -23,11 +23,21 @@ export class Browser {
     return this.#send(url, { method: 'GET' })
   }
 
-  /** POST a form, as a browser submitting it would (no Origin header unless given). */
-  post(url: string, form: Record<string, string>, headers: Record<string, string> = {}) {
+  /**
+   * POST a form, as a browser submitting it would (no Origin header unless given). A list is a
+   * field that repeats, as ticked checkboxes do.
+   */
+  post(
+    url: string,
+    form: Record<string, string | readonly string[]>,
+    headers: Record<string, string> = {},
+  ) {
+    const fields = Object.entries(form).flatMap(([name, value]): [string, string][] =>
+      typeof value === 'string' ? [[name, value]] : value.map((one) => [name, one]),
+    )
     return this.#send(url, {
       method: 'POST',
-      body: new URLSearchParams(form).toString(),
+      body: new URLSearchParams(fields).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     })
   }

@@ -43,7 +43,7 @@ export async function checkSearch(
 ): Promise<void> {
   const keyOf = new Map(Object.entries(result.ids).map(([key, id]) => [id, key]))
   const tokens = { ...result.api_keys, ...result.workspace_tokens }
-  for (const who of [...world.roles.keys(), ...world.integrations]) {
+  for (const who of world.viewers()) {
     const token = tokens[`${who}-key`]?.token as string
     for (const word of VOCABULARY) {
       const expected = world.searchHits(who, word)

@@ -20,7 +20,7 @@ export async function checkSummaries(
   let turn = 0
   const keyOf = new Map(Object.entries(result.ids).map(([key, id]) => [id, key]))
   const tokens = { ...result.api_keys, ...result.workspace_tokens }
-  for (const who of [...world.roles.keys(), ...world.integrations]) {
+  for (const who of world.viewers()) {
     const api = client(app, tokens[`${who}-key`]?.token)
     for (const key of world.allKeys().filter((k) => world.canOpen(who, k))) {
       const maxTokens = turns[turn++ % turns.length] as number

@@ -34,7 +34,7 @@ export async function checkWorld(
     return key
   }
   const tokens = { ...result.api_keys, ...result.workspace_tokens }
-  const principals = [...world.roles.keys(), ...world.integrations]
+  const principals = world.viewers()
   const unknown404 = await client(app, tokens[`${principals[0]}-key`]?.token).get(
     '/v1/resources/tsk_00000000000000000000000000',
   )

@@ -44,6 +44,8 @@ export interface UserAnswers {
   decision?: 'approve' | 'deny'
   /** Which workspace to pick when the email signs in to several (by its name on the page). */
   workspace?: string
+  /** The project ids to tick when consent offers a choice of projects. */
+  projects?: readonly string[]
 }
 
 /** The steps a browser went through, and where it finally landed outside the server. */
@@ -97,10 +99,13 @@ export async function runBrowserFlow(
       continue
     }
     if (page.body.includes('/confirm"')) {
+      // A consent page answering a refused choice (400) ends the flow for the test to inspect.
+      if (page.status !== 200) return { callback: null, page, pagesSeen }
       pagesSeen.push('consent')
       const form = formOn(page.body, '/confirm')
       page = await browser.post(form.action, {
         ...form.fields,
+        ...(answers.projects && { project_ids: answers.projects }),
         decision: answers.decision ?? 'approve',
       })
       continue

@@ -50,6 +50,11 @@ export class World {
   readonly comments = new Map<string, { on: string; parent: string | null; author: string }>()
   /** Each searchable item's own text: never a parent's or a neighbour's. */
   readonly text = new Map<string, string>()
+  /**
+   * Fenced viewers: a person's credential fenced to projects (docs/permissions.md, "Fenced
+   * credentials"). Every method taking `who` takes a viewer's name too.
+   */
+  readonly fences = new Map<string, { person: string; projects: Set<string> }>()
 
   constructor(bundle: Bundle) {
     for (const p of bundle.people) this.roles.set(p.key, p.role)
@@ -101,6 +106,39 @@ export class World {
     for (const c of bundle.comments ?? []) this.text.set(c.key, c.body)
   }
 
+  /** Adds a viewer: `person` through a credential fenced to `projects`. */
+  addFence(viewer: string, person: string, projects: Iterable<string>): void {
+    this.fences.set(viewer, { person, projects: new Set(projects) })
+  }
+
+  /** Every principal and viewer to check: people, integrations, fenced credentials. */
+  viewers(): string[] {
+    return [...this.roles.keys(), ...this.integrations, ...this.fences.keys()]
+  }
+
+  /** The person or integration behind a viewer. */
+  actorOf(who: string): string {
+    return this.fences.get(who)?.person ?? who
+  }
+
+  /** The project an item belongs to: itself for a project; null for none. */
+  projectOf(key: string): string | null {
+    if (this.projects.has(key)) return key
+    const owned =
+      this.canvases.get(key)?.project ?? this.tasks.get(key)?.project ?? this.okrs.get(key)?.project
+    if (owned !== undefined) return owned
+    const comment = this.comments.get(key)
+    return comment ? this.projectOf(comment.on) : null
+  }
+
+  /** Whether a viewer's fence lets it open the item: always, unfenced; else its project's in. */
+  inFence(who: string, key: string): boolean {
+    const fence = this.fences.get(who)
+    if (!fence) return true
+    const project = this.projectOf(key)
+    return project !== null && fence.projects.has(project)
+  }
+
   /** The items the principal may open whose own text contains the word. */
   searchHits(who: string, word: string): string[] {
     return [...this.text]
@@ -117,21 +155,30 @@ export class World {
 
   /** A person who is not a guest. Integrations are never members. */
   isMember(who: string): boolean {
-    const role = this.roles.get(who)
+    const role = this.roles.get(this.actorOf(who))
     return role !== undefined && role !== 'guest'
   }
 
   teamsOf(who: string): string[] {
-    return [...this.teams].filter(([, members]) => members.has(who)).map(([team]) => team)
+    const actor = this.actorOf(who)
+    return [...this.teams].filter(([, members]) => members.has(actor)).map(([team]) => team)
   }
 
   /** Belongs to the project, directly or through a team. */
   inProject(who: string, project: string): boolean {
     const members = this.projects.get(project)?.members
-    return !!members && (members.has(who) || this.teamsOf(who).some((team) => members.has(team)))
+    return (
+      !!members &&
+      (members.has(this.actorOf(who)) || this.teamsOf(who).some((team) => members.has(team)))
+    )
   }
 
   canOpenProject(who: string, key: string): boolean {
+    return this.#openProject(this.actorOf(who), key) && this.inFence(who, key)
+  }
+
+  // The person's own rule for a project, before any fence.
+  #openProject(who: string, key: string): boolean {
     const project = this.projects.get(key)
     if (!project) return false
     return project.visibility === 'workspace'
@@ -140,6 +187,10 @@ export class World {
   }
 
   canOpenCanvas(who: string, key: string): boolean {
+    return this.#openCanvas(this.actorOf(who), key) && this.inFence(who, key)
+  }
+
+  #openCanvas(who: string, key: string): boolean {
     const canvas = this.canvases.get(key)
     if (!canvas) return false
     if (canvas.visibility === 'private') {
@@ -149,20 +200,28 @@ export class World {
         this.teamsOf(who).some((team) => canvas.shares.has(team))
       )
     }
-    return canvas.project ? this.canOpenProject(who, canvas.project) : this.isMember(who)
+    return canvas.project ? this.#openProject(who, canvas.project) : this.isMember(who)
   }
 
   canOpenTask(who: string, key: string): boolean {
+    return this.#openTask(this.actorOf(who), key) && this.inFence(who, key)
+  }
+
+  #openTask(who: string, key: string): boolean {
     const task = this.tasks.get(key)
     if (!task) return false
     return (
-      (task.project !== null && this.canOpenProject(who, task.project)) ||
+      (task.project !== null && this.#openProject(who, task.project)) ||
       task.creator === who ||
       task.assignee === who
     )
   }
 
   canOpenOkr(who: string, key: string): boolean {
+    return this.#openOkr(this.actorOf(who), key) && this.inFence(who, key)
+  }
+
+  #openOkr(who: string, key: string): boolean {
     const okr = this.okrs.get(key)
     if (!okr) return false
     if (okr.owner === who) return true
@@ -176,11 +235,13 @@ export class World {
     return !!comment && this.canOpen(who, comment.on)
   }
 
+  // People, teams and integrations are seen as the person sees them, whatever the fence.
   canSeePerson(who: string, person: string): boolean {
+    const actor = this.actorOf(who)
     if (!this.roles.has(person)) return false
-    if (this.isMember(who) || who === person) return true
+    if (this.isMember(actor) || actor === person) return true
     return [...this.projects.keys()].some(
-      (project) => this.canOpenProject(who, project) && this.inProject(person, project),
+      (project) => this.#openProject(actor, project) && this.inProject(person, project),
     )
   }
 
@@ -189,7 +250,10 @@ export class World {
   }
 
   canSeeIntegration(who: string, integration: string): boolean {
-    return this.integrations.has(integration) && (this.isMember(who) || who === integration)
+    return (
+      this.integrations.has(integration) &&
+      (this.isMember(who) || this.actorOf(who) === integration)
+    )
   }
 
   /** Anything by key. */

@@ -13,6 +13,7 @@ import * as titleWords from './0011-title-words.ts'
 import * as auditWeb from './0012-audit-web.ts'
 import * as webSessions from './0013-web-sessions.ts'
 import * as changePositions from './0014-change-positions.ts'
+import * as fencedCredentials from './0015-fenced-credentials.ts'
 
 /** Every migration, in order. Names sort; a migration is never edited once it has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -30,4 +31,5 @@ export const migrations: Record<string, Migration> = {
   '0012-audit-web': auditWeb,
   '0013-web-sessions': webSessions,
   '0014-change-positions': changePositions,
+  '0015-fenced-credentials': fencedCredentials,
 }

@@ -20,6 +20,10 @@ export interface TokensTable {
   last_used_at: Timestamp | null
   expires_at: Timestamp | null
   revoked_at: Timestamp | null
+  /** The projects the token is fenced to; null when it is not fenced. */
+  project_ids: string[] | null
+  /** The end it was created with; rotation never moves it (`expires_at` may be earlier). */
+  valid_until: Timestamp | null
 }
 
 /** `oauth_clients`: applications that may ask users for tokens. */
@@ -54,4 +58,6 @@ export interface OAuthArtifactsTable {
   expires_at: Timestamp | null
   consumed_at: Timestamp | null
   last_used_at: Timestamp | null
+  /** On a Grant row: the projects picked at consent, which fence its tokens; null, unfenced. */
+  project_ids: string[] | null
 }

@@ -14,6 +14,8 @@ export interface WebhookEndpointsTable {
   owner_id: string
   owner_kind: 'person' | 'integration'
   owner_scopes: string[]
+  /** The fence of the credential that created or re-enabled it; null, unfenced. */
+  owner_project_ids: string[] | null
   /** The API key, workspace token or OAuth grant the endpoint lives no longer than. */
   credential_id: string
   secret_sealed: string
