@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/database.ts'
 import { type IdKind, idKind } from '../lib/ids.ts'
+import { ACCESS_REASON_KINDS, type AccessReason } from './access-reason.ts'
 import { personReasons, teamReasons } from './directory-reasons.ts'
 import type { Principal } from './principal.ts'
 
@@ -12,41 +13,6 @@ import type { Principal } from './principal.ts'
  * canvas's owner or shares, an objective's owner or team, a project's members. So a resource
  * has a reason exactly when `canOpen` opens it; there is no second copy of the rules here.
  */
-
-/** Why a resource is open to a principal; `via_id` names the resource or team it comes through. */
-export type AccessReasonKind =
-  | 'workspace_member'
-  | 'self'
-  | 'project_member'
-  | 'collaborator'
-  | 'team_member'
-  | 'shared_with'
-  | 'owner'
-  | 'creator'
-  | 'assignee'
-  | 'objective_team'
-  | 'parent'
-
-/** Every kind, in the order reasons are listed. */
-export const ACCESS_REASON_KINDS: readonly AccessReasonKind[] = [
-  'workspace_member',
-  'self',
-  'project_member',
-  'team_member',
-  'collaborator',
-  'shared_with',
-  'owner',
-  'creator',
-  'assignee',
-  'objective_team',
-  'parent',
-]
-
-/** One reason a resource is open. */
-export interface AccessReason {
-  kind: AccessReasonKind
-  via_id?: string
-}
 
 /** The id kinds that have access reasons: those opened per resource. */
 export const KINDS_WITH_REASONS: ReadonlySet<IdKind> = new Set<IdKind>([

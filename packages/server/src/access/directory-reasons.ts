@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/database.ts'
-import type { AccessReason } from './access-reasons.ts'
+import type { AccessReason } from './access-reason.ts'
 import type { Principal } from './principal.ts'
 
 /*

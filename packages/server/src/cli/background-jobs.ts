@@ -2,10 +2,10 @@ import type { Logger } from 'pino'
 import type { AppDeps } from '../app-deps.ts'
 import { sweepExpiredArtifacts } from '../oauth/artifact-adapter.ts'
 import { sweepWebSessions } from '../web/web-session.ts'
-import { listenForOutboxEvents } from '../webhooks/outbox-listener.ts'
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts'
 import { sweepWebhookHistory } from '../webhooks/webhook-retention.ts'
 import { sweepExpiredKeys } from '../writes/idempotency-store.ts'
+import { listenForOutboxEvents } from '../writes/outbox-listener.ts'
 
 const SWEEP_EVERY_MS = 10 * 60_000
 

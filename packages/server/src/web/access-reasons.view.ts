@@ -1,5 +1,5 @@
 import { html } from 'ghtml'
-import type { AccessReason } from '../access/access-reasons.ts'
+import type { AccessReason } from '../access/access-reason.ts'
 import type { AnyRecord } from '../graph/resources/load-record.ts'
 import type { Neighbour } from './neighbour-names.ts'
 import { linkTo } from './view-parts.ts'

@@ -1,5 +1,5 @@
 import { html } from 'ghtml'
-import type { AccessReason } from '../access/access-reasons.ts'
+import type { AccessReason } from '../access/access-reason.ts'
 import type { AnyRecord } from '../graph/resources/load-record.ts'
 import { TASK_STATUSES } from '../graph/tasks/tasks.schemas.ts'
 import { whyYouCanSee } from './access-reasons.view.ts'

@@ -1,13 +1,13 @@
+import { linkedIds, redactLinks } from '../access/redact-links.ts'
 import { visibleAmong } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { presentActivity } from '../graph/activity/activity.present.ts'
 import { findActivity } from '../graph/activity/activity.queries.ts'
 import { idKind } from '../lib/ids.ts'
 import { recordingMinted } from '../lib/minted-values.ts'
-import { linkedIds, redactLinks } from '../webhooks/redact-links.ts'
 import { nullMinted } from './null-minted.ts'
-import type { Command, WriteOutcome, WriteRequest } from './run-write.ts'
 import { type WriteContext, writeContext } from './write-context.ts'
+import type { Command, WriteOutcome, WriteRequest } from './write-request.ts'
 
 /** What a dry run answers (docs/api.md, "Dry runs"). */
 export interface DryRunAnswer {

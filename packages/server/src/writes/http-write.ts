@@ -4,7 +4,8 @@ import { auditActorOf } from '../audit/audit-actor.ts'
 import { authenticated } from '../http/authentication.ts'
 import { isDryRun } from '../http/dry-run.hook.ts'
 import { idempotencyKeyOf, requestFingerprint } from './idempotency-key.ts'
-import { type Command, runWrite } from './run-write.ts'
+import { runWrite } from './run-write.ts'
+import type { Command } from './write-request.ts'
 
 /**
  * The HTTP face of the write path: hands the request's caller, key and fingerprint to `runWrite`

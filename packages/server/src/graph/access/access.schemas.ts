@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { ACCESS_REASON_KINDS } from '../../access/access-reasons.ts'
+import { ACCESS_REASON_KINDS } from '../../access/access-reason.ts'
 
 /** `?person_id=` of `GET /v1/resources/:id/access`. */
 export const AccessQuery = Type.Object(

@@ -1,5 +1,5 @@
 import type { AppDeps } from '../../app-deps.ts'
-import { listenForOutboxEvents } from '../../webhooks/outbox-listener.ts'
+import { listenForOutboxEvents } from '../../writes/outbox-listener.ts'
 
 /**
  * What wakes a long poll of the feed: this process's commits (the change signal) and, on
