@@ -1,4 +1,3 @@
-import { sql } from 'kysely'
 import type { Caller } from '../access/caller.ts'
 import type { Principal } from '../access/principal.ts'
 import type { ReadableType } from '../access/scopes.ts'
@@ -38,6 +37,8 @@ export interface WriteContext {
   readonly readableTypes: ReadableType[]
   readonly actor: AuditActor
   readonly now: Date
+  /** The activity entries recorded so far, in order: they take their feed positions last. */
+  readonly recorded: string[]
 }
 
 /** The context of a command that writes in `trx` for `caller`, at `now`. */
@@ -57,6 +58,7 @@ export function writeContext(
     readableTypes: caller.readableTypes,
     actor,
     now,
+    recorded: [],
   }
 }
 
@@ -86,9 +88,8 @@ export interface ChangeRecord {
 /**
  * Records a change in the transaction that made it: the activity entry, the audit entry with its
  * diff and, for the five event types, the outbox event. All commit with the change or not at all,
- * and all are written by one statement. The entry's change-feed position is taken from the
- * workspace's counter in that statement too; the counter's row stays locked until commit, so
- * positions follow commit order (docs/changes.md).
+ * and all are written by one statement. The entry takes its change-feed position at the end of
+ * the write (`takePositions`, docs/changes.md).
  */
 export async function recordChange(context: WriteContext, change: ChangeRecord): Promise<void> {
   const { trx, actor, now } = context
@@ -99,11 +100,13 @@ export async function recordChange(context: WriteContext, change: ChangeRecord):
       ),
     ),
   ]
+  const activityId = newId('activity')
+  context.recorded.push(activityId)
   const activity = trx
     .insertInto('activity')
     .values({
       workspace_id: actor.workspaceId,
-      id: newId('activity'),
+      id: activityId,
       verb: change.verb,
       actor_id: actor.actorId,
       subject_id: change.subjectId,
@@ -114,16 +117,8 @@ export async function recordChange(context: WriteContext, change: ChangeRecord):
       changes: JSON.stringify(change.changes ?? {}),
       search_text: activitySearchText(change.verb, change.changes),
       created_at: now,
-      position: sql<number>`(select last from position_taken)`,
     })
     .returning('id')
-  const position = trx
-    .insertInto('change_positions')
-    .values({ workspace_id: actor.workspaceId, last: 1 })
-    .onConflict((conflict) =>
-      conflict.column('workspace_id').doUpdateSet({ last: sql<number>`change_positions.last + 1` }),
-    )
-    .returning('last')
   const event = change.eventObject
     ? trx
         .insertInto('events')
@@ -141,9 +136,7 @@ export async function recordChange(context: WriteContext, change: ChangeRecord):
         .returning('id')
     : null
   const { row: audit } = auditRow(actor, { action: change.verb, ...change.audit }, now)
-  const written = trx
-    .with('position_taken', () => position)
-    .with('activity_written', () => activity)
+  const written = trx.with('activity_written', () => activity)
   const statement = event
     ? written
         .with('event_written', () => event)

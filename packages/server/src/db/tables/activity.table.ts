@@ -40,9 +40,10 @@ export interface ActivityTable {
   created_at: DefaultTimestamp
   /**
    * The entry's place in the change feed: unique and gapless per workspace, in commit order
-   * (docs/changes.md). Read as a string (bigint); written by `recordChange` and the import.
+   * (docs/changes.md). Read as a string (bigint); given by `takePositions` as a write's last
+   * statement, or by the import. Null only inside the transaction that recorded the entry.
    */
-  position: ColumnType<string, number | undefined, never>
+  position: ColumnType<string | null, number | undefined, number>
 }
 
 /** `change_positions`: the last change-feed position given out in each workspace. */
