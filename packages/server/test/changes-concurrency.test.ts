@@ -23,15 +23,14 @@ before(async () => {
 })
 after(() => t?.close())
 
-test('concurrent writers, one reader: every committed change once, in commit order', {
+test('concurrent writers, two readers: every committed change once, in one order, no gap', {
   skip,
 }, async () => {
-  const owner = client(t.app, tokenOf(ws, 'olive-key'))
   const writer = client(t.app, tokenOf(ws, 'alice-key'))
   const project = ws.ids.open as string
   let failures = 0
-  // Each write waits a random while after its rows are written and its position taken, and one
-  // in ten fails there: later writers queue behind it and its position must not become a gap.
+  // Each write waits a random while after its rows are written, and one in ten fails there:
+  // writes commit out of the order they started in, and a failed one must leave no gap.
   t.deps.writeHooks.beforeCommit = async () => {
     await new Promise((resolve) => setTimeout(resolve, Math.random() * 15))
     if (Math.random() < 0.1) {
@@ -39,7 +38,10 @@ test('concurrent writers, one reader: every committed change once, in commit ord
       throw new Error('injected failure before commit')
     }
   }
-  const start = (await owner.get('/v1/changes')).json.next_cursor as string
+  const readerKeys = ['olive-key', 'alice-key']
+  const starts = await Promise.all(
+    readerKeys.map(async (key) => (await client(t.app, tokenOf(ws, key)).get('/v1/changes')).json),
+  )
   const committed: string[] = []
   let writing = true
   const writers = Array.from({ length: WRITERS }, async (_, w) => {
@@ -53,23 +55,27 @@ test('concurrent writers, one reader: every committed change once, in commit ord
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 5))
     }
   })
-  const seen: { id: string; resource_id: string }[] = []
-  const reader = (async () => {
+  // Two readers, so that numbering passes also run side by side.
+  const follow = async (key: string, start: string) => {
+    const api = client(t.app, tokenOf(ws, key))
+    const seen: { id: string; resource_id: string }[] = []
     let cursor = start
     for (;;) {
       const done = !writing
-      const page = await owner.get(`/v1/changes?cursor=${encodeURIComponent(cursor)}&wait=1`)
+      const page = await api.get(`/v1/changes?cursor=${encodeURIComponent(cursor)}&wait=1`)
       assert.equal(page.status, 200, page.body)
       seen.push(...page.json.data)
       cursor = page.json.next_cursor
       // After the writers finished, one empty page means the reader has caught up.
-      if (done && page.json.data.length === 0) return
+      if (done && page.json.data.length === 0) return seen
     }
-  })()
+  }
+  const readers = Promise.all(readerKeys.map((key, i) => follow(key, starts[i].next_cursor)))
   await Promise.all(writers)
   writing = false
-  await reader
+  const [seen = [], seenByWriter] = await readers
   t.deps.writeHooks.beforeCommit = undefined
+  assert.deepEqual(seenByWriter, seen, 'both readers see the same changes in the same order')
 
   assert.ok(failures > 0 && committed.length > 0, `${failures} failed, ${committed.length} wrote`)
   assert.deepEqual(

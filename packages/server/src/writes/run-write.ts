@@ -1,7 +1,6 @@
 import type { AppDeps } from '../app-deps.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { problemBody } from '../http/problem-response.ts'
-import { takePositions } from './change-positions.ts'
 import { dryRunWrite } from './dry-run.ts'
 import { claimKey, completeKey, type KeyClaim, releaseKey } from './idempotency-store.ts'
 import { writeContext } from './write-context.ts'
@@ -45,7 +44,6 @@ export async function runWrite(
       const result = await command(context)
       const stored = { status: result.status, body: request.serialize(result) }
       if (claim && !(await completeKey(trx, claim, stored, deps.secrets))) throw new LeaseLost()
-      await takePositions(trx, caller.principal.workspaceId, context.recorded)
       await deps.writeHooks.beforeCommit?.(request.operation)
       return stored
     })

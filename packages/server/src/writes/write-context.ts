@@ -37,8 +37,6 @@ export interface WriteContext {
   readonly readableTypes: ReadableType[]
   readonly actor: AuditActor
   readonly now: Date
-  /** The activity entries recorded so far, in order: they take their feed positions last. */
-  readonly recorded: string[]
 }
 
 /** The context of a command that writes in `trx` for `caller`, at `now`. */
@@ -58,7 +56,6 @@ export function writeContext(
     readableTypes: caller.readableTypes,
     actor,
     now,
-    recorded: [],
   }
 }
 
@@ -88,8 +85,8 @@ export interface ChangeRecord {
 /**
  * Records a change in the transaction that made it: the activity entry, the audit entry with its
  * diff and, for the five event types, the outbox event. All commit with the change or not at all,
- * and all are written by one statement. The entry takes its change-feed position at the end of
- * the write (`takePositions`, docs/changes.md).
+ * and all are written by one statement. The entry's change-feed position is given once it has
+ * committed (`numberCommittedChanges`, docs/changes.md), so writers never wait on one another.
  */
 export async function recordChange(context: WriteContext, change: ChangeRecord): Promise<void> {
   const { trx, actor, now } = context
@@ -100,13 +97,11 @@ export async function recordChange(context: WriteContext, change: ChangeRecord):
       ),
     ),
   ]
-  const activityId = newId('activity')
-  context.recorded.push(activityId)
   const activity = trx
     .insertInto('activity')
     .values({
       workspace_id: actor.workspaceId,
-      id: activityId,
+      id: newId('activity'),
       verb: change.verb,
       actor_id: actor.actorId,
       subject_id: change.subjectId,

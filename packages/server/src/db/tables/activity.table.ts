@@ -40,10 +40,12 @@ export interface ActivityTable {
   created_at: DefaultTimestamp
   /**
    * The entry's place in the change feed: unique and gapless per workspace, in commit order
-   * (docs/changes.md). Read as a string (bigint); given by `takePositions` as a write's last
-   * statement, or by the import. Null only inside the transaction that recorded the entry.
+   * (docs/changes.md). Read as a string (bigint); null until `numberCommittedChanges` (or the
+   * import) numbers the committed entry.
    */
   position: ColumnType<string | null, number | undefined, number>
+  /** The order entries were written in (an identity column), which numbering keeps. */
+  written: ColumnType<string, never, never>
 }
 
 /** `change_positions`: the last change-feed position given out in each workspace. */

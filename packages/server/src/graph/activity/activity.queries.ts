@@ -8,7 +8,10 @@ import { idKind } from '../../lib/ids.ts'
 import { newestFirstAfter } from '../keyset.ts'
 
 /** An activity row with its subject's current title (null when the token may not read its type). */
-export type ActivityRow = Omit<Selectable<ActivityTable>, 'tsv' | 'search_text' | 'position'> & {
+export type ActivityRow = Omit<
+  Selectable<ActivityTable>,
+  'tsv' | 'search_text' | 'position' | 'written'
+> & {
   subject_title: string | null
   /** The subject's version, which summaries cite. */
   subject_updated_at: Date

@@ -4,6 +4,7 @@ import type { AppDeps } from '../../app-deps.ts'
 import { authenticated } from '../../http/authentication.ts'
 import { ProblemError } from '../../http/problem-catalogue.ts'
 import { requireVisible } from '../../http/require-visible.ts'
+import { numberCommittedChanges } from '../../writes/change-positions.ts'
 import { decodeChangeCursor, encodeChangeCursor } from './change-cursor.ts'
 import { cursorExpired, retentionCutoff } from './change-retention.ts'
 import { ChangeWakeups } from './change-wakeups.ts'
@@ -50,6 +51,8 @@ export function changeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const scope = { principal, types: events, project_id: query.project_id }
         const cursorAt = (position: number) => encodeChangeCursor(deps.cursors, scope, position)
         const ws = principal.workspaceId
+        // Positions first: the head and the horizon below count every committed change.
+        await numberCommittedChanges(deps.db, ws)
         if (query.cursor === undefined && query.from === undefined)
           return { data: [], next_cursor: cursorAt(await headPosition(deps.db, ws)) }
         const horizon = await horizonPosition(deps.db, ws, retentionCutoff(deps.clock.now()))

@@ -1,5 +1,6 @@
 import type { Visibility } from '../../access/visibility.ts'
 import type { AppDeps } from '../../app-deps.ts'
+import { numberCommittedChanges } from '../../writes/change-positions.ts'
 import { type ChangeFilters, type ChangeRow, scanChanges } from './changes.queries.ts'
 
 /** Positions one statement scans: a bound on the work of a caller far behind. */
@@ -44,6 +45,8 @@ export async function readChanges(
   let windows = 0
   for (;;) {
     const pulses = deps.changeSignal.pulses
+    // What committed since the last pass is numbered before it is read (docs/changes.md).
+    if (windows > 0) await numberCommittedChanges(deps.db, visibility.principal.workspaceId)
     const scan = await scanChanges(
       deps.db,
       visibility,
