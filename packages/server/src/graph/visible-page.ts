@@ -1,8 +1,8 @@
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
+import { newestFirstAfter } from '../db/keyset.ts'
 import type { IndexedType } from '../db/tables/resource-index.table.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
-import { newestFirstAfter } from './keyset.ts'
 
 /** Filters that an index row answers on its own, without its content row. */
 export interface IndexFilters {

@@ -1,5 +1,5 @@
 import { sql } from 'kysely'
-import { listActivity } from '../graph/activity/activity.queries.ts'
+import { listActivity } from '../activity/activity.queries.ts'
 import { listComments } from '../graph/comments/comments.queries.ts'
 import { findWorkspace } from '../graph/workspace/workspace.queries.ts'
 import { activityTitle } from './summary-activity.ts'

@@ -1,4 +1,4 @@
-import { listActivity } from '../graph/activity/activity.queries.ts'
+import { listActivity } from '../activity/activity.queries.ts'
 import { listCanvases } from '../graph/canvases/canvases.queries.ts'
 import { listOkrs } from '../graph/okrs/okrs.queries.ts'
 import { listProjects } from '../graph/projects/projects.queries.ts'

@@ -1,4 +1,4 @@
-import { listActivity } from '../graph/activity/activity.queries.ts'
+import { listActivity } from '../activity/activity.queries.ts'
 import { listComments } from '../graph/comments/comments.queries.ts'
 import { listTasks } from '../graph/tasks/tasks.queries.ts'
 import {

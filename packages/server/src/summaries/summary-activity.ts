@@ -1,4 +1,4 @@
-import type { listActivity } from '../graph/activity/activity.queries.ts'
+import type { listActivity } from '../activity/activity.queries.ts'
 import { marker, quote, type SummaryBuilder } from './summary-builder.ts'
 import {
   activityWords,

@@ -1,12 +1,12 @@
 import type { Selectable } from 'kysely'
 import type { Principal } from '../access/principal.ts'
 import type { Db } from '../db/database.ts'
+import { newestFirstAfter } from '../db/keyset.ts'
 import type {
   WebhookAttemptsTable,
   WebhookDeliveriesTable,
   WebhookEndpointsTable,
 } from '../db/tables/webhook.table.ts'
-import { newestFirstAfter } from '../graph/keyset.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
 
 /** An endpoint row. */

@@ -1,16 +1,24 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { canOpen } from '../../access/visibility.ts'
+import { presentActivity } from '../../activity/activity.present.ts'
+import {
+  type ActivityFilters,
+  activityReferences,
+  listActivity,
+} from '../../activity/activity.queries.ts'
+import {
+  ActivityRecord,
+  ListActivityQuery,
+  ProjectActivityQuery,
+} from '../../activity/activity.schemas.ts'
 import type { AppDeps } from '../../app-deps.ts'
+import { createdPosition } from '../../db/keyset.ts'
 import { authenticated } from '../../http/authentication.ts'
 import { listResponse } from '../../http/list-response.ts'
 import { notFound } from '../../http/problem-catalogue.ts'
 import { requireVisible } from '../../http/require-visible.ts'
 import { IdParams, Page } from '../../http/schemas.ts'
 import { idKind } from '../../lib/ids.ts'
-import { createdPosition } from '../keyset.ts'
-import { presentActivity } from './activity.present.ts'
-import { type ActivityFilters, activityReferences, listActivity } from './activity.queries.ts'
-import { ActivityRecord, ListActivityQuery, ProjectActivityQuery } from './activity.schemas.ts'
 
 /**
  * `GET /v1/activity` and `GET /v1/projects/:id/activity`: the stream, evaluated at read time. An

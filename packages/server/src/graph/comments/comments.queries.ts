@@ -2,9 +2,9 @@ import type { Selectable } from 'kysely'
 import type { Visibility } from '../../access/visibility.ts'
 import { actorRefVisible } from '../../access/visible-refs.ts'
 import type { Db } from '../../db/database.ts'
+import { oldestFirstAfter } from '../../db/keyset.ts'
 import type { CommentsTable } from '../../db/tables/comment.table.ts'
 import type { CursorPosition } from '../../lib/cursor.ts'
-import { oldestFirstAfter } from '../keyset.ts'
 
 /** A comment row and whether its author is visible. */
 export type CommentRow = Selectable<CommentsTable> & { author_visible: boolean }

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { ActivityRecord } from '../activity/activity.schemas.ts'
+import { ActivityRecord } from '../../activity/activity.schemas.ts'
 import { CanvasRecord } from '../canvases/canvases.schemas.ts'
 import { CommentRecord } from '../comments/comments.schemas.ts'
 import { CheckinRecord, KeyResultRecord } from '../okrs/okr-parts.schemas.ts'

@@ -1,6 +1,6 @@
 import type { Scope } from '../../access/scopes.ts'
+import { createdPosition } from '../../db/keyset.ts'
 import { listCanvases } from '../../graph/canvases/canvases.queries.ts'
-import { createdPosition } from '../../graph/keyset.ts'
 import { listOkrs } from '../../graph/okrs/okrs.queries.ts'
 import { listPeople, listTeams, namePosition } from '../../graph/people/people.queries.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'

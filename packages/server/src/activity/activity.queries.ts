@@ -1,11 +1,11 @@
 import { type Selectable, sql } from 'kysely'
-import type { Visibility } from '../../access/visibility.ts'
-import type { Db } from '../../db/database.ts'
-import type { ActivityTable, ActivityVerb } from '../../db/tables/activity.table.ts'
-import type { Reference } from '../../http/require-visible.ts'
-import type { CursorPosition } from '../../lib/cursor.ts'
-import { idKind } from '../../lib/ids.ts'
-import { newestFirstAfter } from '../keyset.ts'
+import type { Visibility } from '../access/visibility.ts'
+import type { Db } from '../db/database.ts'
+import { newestFirstAfter } from '../db/keyset.ts'
+import type { ActivityTable, ActivityVerb } from '../db/tables/activity.table.ts'
+import type { Reference } from '../http/require-visible.ts'
+import type { CursorPosition } from '../lib/cursor.ts'
+import { idKind } from '../lib/ids.ts'
 
 /** An activity row with its subject's current title (null when the token may not read its type). */
 export type ActivityRow = Omit<

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox'
-import type { UrlBuilder } from '../../lib/resource-urls.ts'
+import type { UrlBuilder } from '../lib/resource-urls.ts'
 import type { ActivityRow } from './activity.queries.ts'
 import type { ActivityRecord } from './activity.schemas.ts'
 
