@@ -39,7 +39,7 @@ export interface ActivityTable {
   tsv: ColumnType<string, never, never>
   created_at: DefaultTimestamp
   /**
-   * The entry's place in the change feed: unique and gapless per workspace, in commit order
+   * The entry's place in the change feed: unique and gapless per workspace, given once committed
    * (docs/changes.md). Read as a string (bigint); null until `numberCommittedChanges` (or the
    * import) numbers the committed entry.
    */

@@ -27,7 +27,7 @@ export interface ChangeScan {
 
 /**
  * Scans the positions after `after`, at most `window` of them, in one statement (so one
- * snapshot): positions are gapless and follow commit order, so the highest position seen is the
+ * snapshot): positions are gapless and given to committed entries only, so the highest seen is the
  * head or the window's end, and nothing below it can appear later. A change is shown when its
  * subject is open to the caller now and it passes the filters; others are skipped silently.
  */
