@@ -168,7 +168,7 @@ export function interactionRoutes(input: InteractionDeps) {
         })
       }
       let projectIds: string[] | null = null
-      if (await offersProjects(interaction)) {
+      if (offersProjects(interaction, await fenceOfGrant(deps.db, interaction.grantId))) {
         projectIds = await pickedProjects(deps.db, person, list((request.body as Form).project_ids))
         if (!projectIds) return consentPage(reply, 400, interaction, person, PICK_PROJECTS)
       }
@@ -233,7 +233,7 @@ export function interactionRoutes(input: InteractionDeps) {
     ) {
       const client = known ?? (await clientOf(interaction))
       const fence = await fenceOfGrant(deps.db, interaction.grantId)
-      const projects = (await offersProjects(interaction))
+      const projects = offersProjects(interaction, fence)
         ? (await projectsToPick(deps.db, person)).map((project) => ({
             ...project,
             checked: fence?.includes(project.id) ?? false,
@@ -261,9 +261,8 @@ export function interactionRoutes(input: InteractionDeps) {
      * Whether the consent page offers the project choice: the app asked for it, or the grant it
      * would extend is fenced already (a new approval never silently lifts a fence).
      */
-    async function offersProjects(interaction: Interaction): Promise<boolean> {
-      if (interaction.params.project_picker === PROJECT_PICKER_ON) return true
-      return (await fenceOfGrant(deps.db, interaction.grantId)) !== null
+    function offersProjects(interaction: Interaction, fence: string[] | null): boolean {
+      return interaction.params.project_picker === PROJECT_PICKER_ON || fence !== null
     }
 
     /**
