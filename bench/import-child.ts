@@ -5,6 +5,9 @@
  * other bundle keys for them (the demo workspace).
  */
 import { runCli } from '../packages/server/src/cli/run-cli.ts'
+import { limitHeapGrowth } from '../packages/server/src/lib/heap-growth.ts'
+
+limitHeapGrowth() // as the `workgraph` command does
 
 let stdout = ''
 const started = performance.now()
