@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { sql } from 'kysely'
-import { importBundle } from '../bundle/import-bundle.ts'
+import { prepareImport, writeImport } from '../bundle/import-bundle.ts'
 import type { Problem } from '../bundle/schema-problems.ts'
 import { loadConfig } from '../config.ts'
 import { type CliIO, UsageError } from './cli-io.ts'
@@ -27,29 +27,25 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
   if (!file || extra.length > 0) throw new UsageError('Give exactly one bundle file.')
   const config = loadConfig(io.env, { data: values.data, databaseUrl: values['database-url'] })
 
-  let input: unknown
-  try {
-    input = JSON.parse(readFileSync(file, 'utf8'))
-  } catch (error) {
-    const message = (error as NodeJS.ErrnoException).code
-      ? `cannot read ${file}: ${(error as Error).message}`
-      : `is not valid JSON: ${(error as Error).message}`
-    return reportProblems(io, values.json, [{ path: '', message }])
+  const parsed = readBundleFile(file)
+  if (!parsed.ok) return reportProblems(io, values.json, parsed.problems)
+  // With --json, standard error carries only a JSON error, so a script can parse it.
+  const bar = progressBar(values.json ? { write: () => true } : io.stderr, 'Importing')
+  const started = performance.now()
+  // The planner is the parsed bundle's only holder, so the bundle is collected before the plan
+  // is written (docs/bundles.md, "Memory"); invalid bundles never open the database.
+  const prepared = prepareImport(parsed.take(), { onPhase: bar.phase })
+  if (!prepared.ok) {
+    bar.finish()
+    return reportProblems(io, values.json, prepared.problems)
   }
 
   const handle = await openMigratedDatabase(config)
   try {
-    // With --json, standard error carries only a JSON error, so a script can parse it.
-    const bar = progressBar(values.json ? { write: () => true } : io.stderr, 'Importing')
-    const started = performance.now()
-    const outcome = await importBundle(handle.db, input, {
+    const result = await writeImport(handle.db, prepared.plan, {
       onProgress: bar.update,
       onPhase: bar.phase,
     })
-    if (!outcome.ok) {
-      bar.finish()
-      return reportProblems(io, values.json, outcome.problems)
-    }
     bar.phase('analyzing')
     // Fresh statistics for the planner, and GIN pending lists merged into their indexes (until a
     // vacuum, every ACL and full-text lookup scans the whole list); PGlite has no autovacuum.
@@ -57,7 +53,6 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
     // PGlite keeps a large WAL after a bulk load until a checkpoint.
     if (handle.engine === 'pglite') await sql`checkpoint`.execute(handle.db)
     bar.finish()
-    const { result } = outcome
     if (values.json) {
       io.stdout.write(`${JSON.stringify(result, null, 2)}\n`)
       return 0
@@ -103,4 +98,30 @@ function reportProblems(io: CliIO, json: boolean | undefined, problems: Problem[
       io.stderr.write(`  ${problem.path || '(bundle)'}: ${problem.message}\n`)
   }
   return 1
+}
+
+/**
+ * The bundle file parsed, handed out once: `take` forgets it, so only its receiver holds it.
+ * Problems name the file when it cannot be read or is not JSON.
+ */
+function readBundleFile(
+  file: string,
+): { ok: true; take: () => unknown } | { ok: false; problems: Problem[] } {
+  let input: unknown
+  try {
+    input = JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    const message = (error as NodeJS.ErrnoException).code
+      ? `cannot read ${file}: ${(error as Error).message}`
+      : `is not valid JSON: ${(error as Error).message}`
+    return { ok: false, problems: [{ path: '', message }] }
+  }
+  return {
+    ok: true,
+    take: () => {
+      const taken = input
+      input = undefined
+      return taken
+    },
+  }
 }
