@@ -94,11 +94,17 @@ function importWorkspace(args: string[]) {
           maxBuffer: 64 << 20,
         },
       )
-    : spawnSync(process.execPath, [join(root, 'bench/import-child.ts'), bundleFile, ...args], {
-        encoding: 'utf8',
-        env,
-        maxBuffer: 64 << 20,
-      })
+    : spawnSync(
+        process.execPath,
+        // As `workgraph import` runs an import into the embedded database (Liftoff only).
+        [
+          ...(args[0] === '--data' ? ['--liftoff-only'] : []),
+          join(root, 'bench/import-child.ts'),
+          bundleFile,
+          ...args,
+        ],
+        { encoding: 'utf8', env, maxBuffer: 64 << 20 },
+      )
   if (child.status !== 0) throw new Error(`import failed: ${child.stderr}`)
   return JSON.parse(child.stdout)
 }

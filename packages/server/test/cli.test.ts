@@ -72,6 +72,18 @@ test('import of an invalid bundle lists every problem by path and exits 1', asyn
   assert.match(garbage.stderr, /not valid JSON/)
 })
 
+test('import as a process (on the embedded database, in a Liftoff-only child) passes on its output and exit status', async () => {
+  const file = join(dir, 'process-bundle.json')
+  writeFileSync(file, JSON.stringify(smallBundle()))
+  const imported = startCli(['import', file, ...target, '--json'], env)
+  assert.equal(await imported.exit(60_000), 0, imported.output())
+  assert.match(JSON.parse(imported.output()).workspace_id, /^wsp_/)
+  writeFileSync(file, '{"format": ')
+  const broken = startCli(['import', file, ...target], env)
+  assert.equal(await broken.exit(60_000), 1)
+  assert.match(broken.output(), /not valid JSON/)
+})
+
 test('--data on the command line wins over DATABASE_URL; both flags at once are a usage error', async () => {
   // Nothing listens on port 1: had DATABASE_URL won, the command could not connect.
   const unreachable = { ...env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/nowhere' }

@@ -1,0 +1,41 @@
+import { spawnSync } from 'node:child_process'
+
+/**
+ * Runs `workgraph import` into the embedded database in a child process whose WebAssembly is
+ * compiled by Liftoff only, and returns its exit status; null when this process should run the
+ * command itself. Opening PGlite in a process that may optimize its WebAssembly costs a
+ * transient 600–700 MB of V8's optimizing compiler: an import of 100,000 items peaked at 1.1 GB
+ * that way and at 635 MB in the child, in 111 s instead of 70 s (bench/README.md, "Memory").
+ */
+export function runEmbeddedImportInChild(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+): number | null {
+  const args = embeddedImportChildArgs(argv, env, process.execArgv, process.argv[1])
+  if (!args) return null
+  return spawnSync(process.execPath, args, { stdio: 'inherit', env }).status ?? 1
+}
+
+/**
+ * The child's Node arguments for a command line, or null for another command, an import into
+ * PostgreSQL, or a process that already compiles by Liftoff only.
+ */
+export function embeddedImportChildArgs(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  execArgv: readonly string[],
+  entry: string | undefined,
+): string[] | null {
+  if (argv[0] !== 'import' || !entry || execArgv.includes('--liftoff-only')) return null
+  if (!usesEmbeddedDatabase(argv.slice(1), env)) return null
+  return [...execArgv, '--liftoff-only', entry, ...argv]
+}
+
+// The engine as loadConfig picks it: `--data` wins, then `--database-url`, then DATABASE_URL. A
+// wrong guess costs only memory or time: either process runs the same command.
+function usesEmbeddedDatabase(args: readonly string[], env: NodeJS.ProcessEnv): boolean {
+  if (args.some((arg) => arg === '--data' || arg.startsWith('--data='))) return true
+  if (args.some((arg) => arg === '--database-url' || arg.startsWith('--database-url=')))
+    return false
+  return !env.DATABASE_URL
+}
