@@ -20,6 +20,7 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { scaledBundle } from '../packages/server/src/bundle/demo/scaled-bundle.ts'
+import { EMBEDDED_IMPORT_FLAGS } from '../packages/server/src/cli/embedded-import-process.ts'
 import { openDatabase } from '../packages/server/src/db/connect.ts'
 import { DEFAULT_SUMMARY_TOKENS } from '../packages/server/src/summaries/summary.schemas.ts'
 import { demoBenchBundle } from './demo-bench-bundle.ts'
@@ -96,9 +97,9 @@ function importWorkspace(args: string[]) {
       )
     : spawnSync(
         process.execPath,
-        // As `workgraph import` runs an import into the embedded database (Liftoff only).
+        // As `workgraph import` runs an import into the embedded database.
         [
-          ...(args[0] === '--data' ? ['--liftoff-only'] : []),
+          ...(args[0] === '--data' ? EMBEDDED_IMPORT_FLAGS : []),
           join(root, 'bench/import-child.ts'),
           bundleFile,
           ...args,

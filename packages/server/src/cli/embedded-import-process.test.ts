@@ -7,8 +7,17 @@ const args = (argv: string[], env: NodeJS.ProcessEnv = {}, execArgv: string[] = 
   embeddedImportChildArgs(argv, env, execArgv, ENTRY)
 
 test('an import into the embedded database runs in a child compiled by Liftoff only', () => {
-  assert.deepEqual(args(['import', 'b.json'], {}, ['--max-semi-space-size=16']), [
+  assert.deepEqual(args(['import', 'b.json'], {}, ['--enable-source-maps']), [
+    '--enable-source-maps',
+    '--liftoff-only',
     '--max-semi-space-size=16',
+    ENTRY,
+    'import',
+    'b.json',
+  ])
+  // A young generation given on the command line is kept.
+  assert.deepEqual(args(['import', 'b.json'], {}, ['--max-semi-space-size=64']), [
+    '--max-semi-space-size=64',
     '--liftoff-only',
     ENTRY,
     'import',

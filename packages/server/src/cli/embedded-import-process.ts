@@ -1,8 +1,14 @@
 import { spawnSync } from 'node:child_process'
 
 /**
- * Runs `workgraph import` into the embedded database in a child process whose WebAssembly is
- * compiled by Liftoff only, and returns its exit status; null when this process should run the
+ * The Node flags of an embedded import's child: WebAssembly compiled by Liftoff only, and a young
+ * generation of 16 MB (as `npm start` gives the server) unless the command line sets one.
+ */
+export const EMBEDDED_IMPORT_FLAGS = ['--liftoff-only', '--max-semi-space-size=16'] as const
+
+/**
+ * Runs `workgraph import` into the embedded database in a child process with
+ * EMBEDDED_IMPORT_FLAGS, and returns its exit status; null when this process should run the
  * command itself. Opening PGlite in a process that may optimize its WebAssembly costs a
  * transient 600–700 MB of V8's optimizing compiler: an import of 100,000 items peaked at 1.1 GB
  * that way and at 635 MB in the child, in 111 s instead of 70 s (bench/README.md, "Memory").
@@ -28,7 +34,10 @@ export function embeddedImportChildArgs(
 ): string[] | null {
   if (argv[0] !== 'import' || !entry || execArgv.includes('--liftoff-only')) return null
   if (!usesEmbeddedDatabase(argv.slice(1), env)) return null
-  return [...execArgv, '--liftoff-only', entry, ...argv]
+  const own = EMBEDDED_IMPORT_FLAGS.filter(
+    (flag) => !execArgv.some((given) => given.split('=')[0] === flag.split('=')[0]),
+  )
+  return [...execArgv, ...own, entry, ...argv]
 }
 
 // The engine as loadConfig picks it: `--data` wins, then `--database-url`, then DATABASE_URL. A
