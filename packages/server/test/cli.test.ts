@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
@@ -76,12 +76,30 @@ test('import as a process (on the embedded database, in a Liftoff-only child) pa
   const file = join(dir, 'process-bundle.json')
   writeFileSync(file, JSON.stringify(smallBundle()))
   const imported = startCli(['import', file, ...target, '--json'], env)
-  assert.equal(await imported.exit(60_000), 0, imported.output())
+  assert.equal(await imported.exit(120_000), 0, imported.output())
   assert.match(JSON.parse(imported.output()).workspace_id, /^wsp_/)
   writeFileSync(file, '{"format": ')
   const broken = startCli(['import', file, ...target], env)
-  assert.equal(await broken.exit(60_000), 1)
+  assert.equal(await broken.exit(120_000), 1)
   assert.match(broken.output(), /not valid JSON/)
+})
+
+test('a signal that stops an embedded import stops its child too', {
+  skip: ENGINE === 'postgres' && "imports into PostgreSQL run in the command's process",
+}, async () => {
+  const file = join(dir, 'signal-bundle.json')
+  writeFileSync(file, JSON.stringify(smallBundle()))
+  const imported = startCli(['import', file, '--data', join(dir, 'signal-data')], env)
+  const parent = imported.child.pid as number
+  let child: number | undefined
+  for (let i = 0; i < 1200 && child === undefined; i++) {
+    child = childrenOf(parent)[0]
+    if (child === undefined) await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  assert.ok(child, `no child of ${parent}:\n${imported.output()}`)
+  process.kill(parent, 'SIGTERM')
+  assert.notEqual(await imported.exit(), 0)
+  assert.ok(await gone(child), 'the child went on importing alone')
 })
 
 test('--data on the command line wins over DATABASE_URL; both flags at once are a usage error', async () => {
@@ -265,3 +283,32 @@ test('user set-password reads stdin; oauth-client create registers public and co
   ]
   assert.equal((await runCaptured(noWorkspace, env)).code, 1)
 })
+
+// The pids whose parent is `pid` (from /proc: Linux only, as the suite is).
+function childrenOf(pid: number): number[] {
+  return readdirSync('/proc')
+    .filter((entry) => /^\d+$/.test(entry))
+    .filter((entry) => {
+      try {
+        return (
+          Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]) === pid
+        )
+      } catch {
+        return false // it ended while we looked
+      }
+    })
+    .map(Number)
+}
+
+// Whether a process has ended within 10 s.
+async function gone(pid: number): Promise<boolean> {
+  for (let i = 0; i < 100; i++) {
+    try {
+      process.kill(pid, 0)
+    } catch {
+      return true
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+  return false
+}

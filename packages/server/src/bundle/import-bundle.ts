@@ -89,7 +89,7 @@ export function prepareImport(input: unknown, options: ImportOptions = {}): Prep
 
 /**
  * Writes a planned import in one transaction. Each table's rows are dropped from the plan once
- * written, so the heap shrinks as the import goes (the plan is the caller's no longer).
+ * written, so the heap shrinks as the import goes; the plan is spent afterwards.
  */
 export async function writeImport(
   db: Kysely<Database>,

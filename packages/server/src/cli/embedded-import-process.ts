@@ -1,4 +1,6 @@
-import { spawnSync } from 'node:child_process'
+import { spawn } from 'node:child_process'
+import { once } from 'node:events'
+import { constants } from 'node:os'
 
 /**
  * The Node flags of an embedded import's child: WebAssembly compiled by Liftoff only, and a young
@@ -13,14 +15,25 @@ export const EMBEDDED_IMPORT_FLAGS = ['--liftoff-only', '--max-semi-space-size=1
  * transient 600–700 MB of V8's optimizing compiler: an import of 100,000 items peaked at 1.1 GB
  * that way and at 635 MB in the child, in 111 s instead of 70 s (bench/README.md, "Memory").
  */
-export function runEmbeddedImportInChild(
+export async function runEmbeddedImportInChild(
   argv: readonly string[],
   env: NodeJS.ProcessEnv,
-): number | null {
+): Promise<number | null> {
   const args = embeddedImportChildArgs(argv, env, process.execArgv, process.argv[1])
   if (!args) return null
-  return spawnSync(process.execPath, args, { stdio: 'inherit', env }).status ?? 1
+  const child = spawn(process.execPath, args, { stdio: 'inherit', env })
+  // A signal that stops the command stops the import: the child is not left writing on its own.
+  const forward = (signal: NodeJS.Signals) => child.kill(signal)
+  for (const signal of FORWARDED) process.on(signal, forward)
+  try {
+    const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null]
+    return code ?? 128 + (signal ? constants.signals[signal] : 0)
+  } finally {
+    for (const signal of FORWARDED) process.off(signal, forward)
+  }
 }
+
+const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
 /**
  * The child's Node arguments for a command line, or null for another command, an import into
