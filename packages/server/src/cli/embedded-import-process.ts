@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process'
+import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
 import { constants } from 'node:os'
 
@@ -21,11 +21,18 @@ export async function runEmbeddedImportInChild(
 ): Promise<number | null> {
   const args = embeddedImportChildArgs(argv, env, process.execArgv, process.argv[1])
   if (!args) return null
-  const child = spawn(process.execPath, args, { stdio: 'inherit', env })
   // A signal that stops the command stops the import: the child is not left writing on its own.
-  const forward = (signal: NodeJS.Signals) => child.kill(signal)
+  // The handlers come first: until spawn returns, a signal would otherwise end this process only.
+  let child: ChildProcess | undefined
+  let stopped: NodeJS.Signals | undefined
+  const forward = (signal: NodeJS.Signals) => {
+    stopped = signal
+    child?.kill(signal)
+  }
   for (const signal of FORWARDED) process.on(signal, forward)
   try {
+    child = spawn(process.execPath, args, { stdio: 'inherit', env })
+    if (stopped) child.kill(stopped)
     const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null]
     return code ?? 128 + (signal ? constants.signals[signal] : 0)
   } finally {
