@@ -75,7 +75,7 @@ export async function openDemoWorld(): Promise<DemoWorld> {
         kind: 'api_key',
         clientId: null,
         scopes,
-        grantIds: [],
+        madeWith: [],
         fence: null,
         validUntil: null,
       })

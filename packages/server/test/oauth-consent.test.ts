@@ -29,7 +29,11 @@ before(async () => {
   const bundle = smallBundle()
   for (const person of bundle.people) person.password = PASSWORD
   bundle.api_keys = [
-    { key: 'olive-key', person: 'olive', scopes: ['token:manage', 'audit:read', 'task:read'] },
+    {
+      key: 'olive-key',
+      person: 'olive',
+      scopes: ['token:manage', 'audit:read', 'task:read', 'project:read'],
+    },
     { key: 'bob-key', person: 'bob', scopes: ['token:manage'] },
   ]
   bundle.oauth_clients = [
@@ -123,6 +127,13 @@ test('people list and revoke their apps; revoking ends every token at once and a
   assert.equal(notBobs.status, 404)
   const owner = client(t.app, tokenOf(ws, 'olive-key'))
   assert.ok((await allPages(owner, '/v1/oauth-grants', 20)).some((g) => g.id === grant.id))
+  // An owner's key that does not cover the grant (it lacks project:read) neither sees it nor
+  // revokes it (docs/permissions.md, "What a credential reaches").
+  const narrow = await owner.post('/v1/api-keys', { name: 'narrow', scopes: ['token:manage'] })
+  assert.equal(narrow.status, 201, narrow.body)
+  const narrowOwner = client(t.app, narrow.json.token)
+  assert.ok(!(await allPages(narrowOwner, '/v1/oauth-grants', 20)).some((g) => g.id === grant.id))
+  assert.equal((await narrowOwner.post(`/v1/oauth-grants/${grant.id}/revoke`)).status, 404)
 
   const revoked = await client(t.app, tokens.access_token).post(
     `/v1/oauth-grants/${grant.id}/revoke`,

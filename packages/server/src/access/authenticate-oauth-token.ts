@@ -62,10 +62,10 @@ export async function authenticateOAuthToken(
       kind: 'oauth',
       clientId: row.client_id,
       scopes: expandScopes(scope.split(' ').filter(Boolean)),
-      grantIds: [row.grant_id],
+      madeWith: [row.grant_id],
       // The projects the person picked at consent (docs/oauth.md, "Picking projects").
       fence: row.project_ids,
-      // A key made with this token ends with the grant (grantIds), not with the hour-long token.
+      // A key made with this token ends with the grant (madeWith), not with the hour-long token.
       validUntil: null,
     },
     actor: {

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database.ts'
 import { PREPARED } from '../db/prepared-statements.ts'
-import { grantsLive } from './credential-liveness.ts'
+import { makersLiveNow } from './credential-liveness.ts'
 import type { Fence } from './fence.ts'
 import type { Actor, Role } from './principal.ts'
 import { expandScopes, type Scope } from './scopes.ts'
@@ -15,10 +15,10 @@ export interface Credential {
   readonly clientId: string | null
   readonly scopes: ReadonlySet<Scope>
   /**
-   * The OAuth grants this credential ends with: its own for an OAuth token; for a key, those it
-   * was made through. A key created with this credential ends with them too.
+   * The credentials this one ends with: its grant for an OAuth token; for a key or workspace
+   * token, the keys, tokens and grants it was made with. What it makes ends with them too.
    */
-  readonly grantIds: readonly string[]
+  readonly madeWith: readonly string[]
   /** The projects it is fenced to (docs/permissions.md, "Fenced credentials"); null, unfenced. */
   readonly fence: Fence
   /**
@@ -48,7 +48,7 @@ export function lastUseIsStale(lastUsedAt: Date | null, now: Date): boolean {
 
 /**
  * Resolves an API key or workspace token to its actor. Malformed, unknown and revoked tokens, and
- * keys whose OAuth grant has ended, are all 'invalid'; a rotated key past its overlap is 'expired'.
+ * keys that something they were made with has ended, are all 'invalid'; a rotated key past its overlap is 'expired'.
  */
 export async function authenticateToken(
   db: Db,
@@ -77,7 +77,7 @@ export async function authenticateToken(
       't.expires_at',
       't.revoked_at',
       't.last_used_at',
-      't.grant_ids',
+      't.made_with',
       't.project_ids',
       't.valid_until',
       'w.acl_epoch',
@@ -87,8 +87,8 @@ export async function authenticateToken(
     .modifyEnd(PREPARED)
     .executeTakeFirst()
   if (!row || row.revoked_at !== null) return 'invalid'
-  // A key made through an OAuth app ends with the app's grant, however the grant ended.
-  if (!(await grantsLive(db, row.grant_ids, now))) return 'invalid'
+  // A key ends with every credential it was made with, however that one ended.
+  if (!(await makersLiveNow(db, row.workspace_id, row.made_with, now))) return 'invalid'
   if (row.expires_at !== null && row.expires_at <= now) return 'expired'
   if (row.kind === 'api_key' && row.role === null) return 'invalid'
   if (lastUseIsStale(row.last_used_at, now)) {
@@ -106,7 +106,7 @@ export async function authenticateToken(
       kind: row.kind,
       clientId: null,
       scopes: expandScopes(row.scopes),
-      grantIds: row.grant_ids,
+      madeWith: row.made_with,
       fence: row.project_ids,
       validUntil: row.valid_until,
     },

@@ -1,6 +1,6 @@
 import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
-import { revokeKeysOfGrant } from '../tokens/tokens.commands.ts'
+import { revokeMadeWith } from '../tokens/tokens.commands.ts'
 import { disableBoundEndpoints } from '../webhooks/endpoint-binding.ts'
 import type { OAuthGrantRow } from './oauth-grants.queries.ts'
 
@@ -17,7 +17,7 @@ export async function revokeOAuthGrant(
   now: Date,
 ): Promise<void> {
   await trx.deleteFrom('oauth_artifacts').where('grant_id', '=', grant.id).execute()
-  await revokeKeysOfGrant(trx, actor, grant.id, now)
+  await revokeMadeWith(trx, actor, grant.id, now)
   await disableBoundEndpoints(trx, actor, [grant.id], now)
   await recordAudit(
     trx,

@@ -1,6 +1,7 @@
 import { sql } from 'kysely'
 import { canAdminister } from '../access/administration.ts'
-import type { Principal } from '../access/principal.ts'
+import type { Caller } from '../access/caller.ts'
+import { coveredBy } from '../access/credential-reach.ts'
 import type { Db } from '../db/database.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
 
@@ -18,13 +19,18 @@ export interface OAuthGrantRow {
   expires_at: Date
 }
 
+// The scope names a grant holds for this API, as a text array.
+const grantScopes = sql`array(select unnest(string_to_array(resource.value, ' '))
+  from jsonb_each_text(coalesce(g.payload->'resources', '{}'::jsonb)) as resource)`
+
 /**
- * Live grants the principal may manage, newest first; `limit + 1` rows. Like tokens: everyone
- * sees their own, owners and admins every grant of the workspace.
+ * Live grants the caller may manage, newest first; `limit + 1` rows. Like tokens: everyone sees
+ * their own, owners and admins every grant of the workspace, and only through a credential that
+ * covers the grant (access/credential-reach.ts).
  */
 export async function listOAuthGrants(
   db: Db,
-  principal: Principal,
+  caller: Caller,
   filters: {
     ids?: readonly string[]
     client_id?: string | undefined
@@ -35,6 +41,7 @@ export async function listOAuthGrants(
   limit: number,
 ): Promise<OAuthGrantRow[]> {
   const createdAt = sql<Date>`to_timestamp((g.payload->>'iat')::double precision)`
+  const { principal } = caller
   let query = db
     .selectFrom('oauth_artifacts as g')
     .innerJoin('people as p', 'p.id', 'g.account_id')
@@ -52,6 +59,13 @@ export async function listOAuthGrants(
     ])
     .where('g.model', '=', 'Grant')
     .where('p.workspace_id', '=', principal.workspaceId)
+    // An app's token always sees the grant it acts through, whatever subset of it it holds.
+    .where((eb) =>
+      eb.or([
+        coveredBy(caller.credential, grantScopes, 'g.project_ids'),
+        eb('g.grant_id', '=', caller.credential.id),
+      ]),
+    )
   if (!canAdminister(principal)) query = query.where('p.id', '=', principal.actorId)
   if (filters.ids) query = query.where('g.grant_id', 'in', [...filters.ids])
   if (filters.client_id) query = query.where('g.client_id', '=', filters.client_id)

@@ -44,9 +44,9 @@ export function oauthGrantRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { scopes: ['token:manage'] },
       },
       async (request) => {
-        const { principal } = authenticated(request)
+        const caller = authenticated(request)
         return listResponse(deps.cursors, request, request.query, {
-          load: (after, limit) => listOAuthGrants(deps.db, principal, request.query, after, limit),
+          load: (after, limit) => listOAuthGrants(deps.db, caller, request.query, after, limit),
           position: (row) => [row.created_at.toISOString(), row.id],
           present: (row) => presentGrant(row),
         })
@@ -70,7 +70,7 @@ export function oauthGrantRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         httpWrite(deps, request, reply, async (w) => {
           const [grant] = await listOAuthGrants(
             w.trx,
-            w.principal,
+            w.caller,
             { ids: [request.params.id] },
             null,
             1,

@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { lineageOf } from '../access/credential-reach.ts'
 import { earlierEnd, narrowFence } from '../access/fence.ts'
 import { isKnownScope, scopesBeyond } from '../access/scopes.ts'
 import { hashSecret, lastFour, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
@@ -22,9 +23,10 @@ export interface Issued {
 
 /**
  * Issues an API key to the caller, audited as `api_key.created`. It may carry only scopes the
- * caller's token holds (else 403 `insufficient_scope` naming the others), and it ends with every
- * OAuth grant the caller's token ends with: a key made through an app dies with the app's grant.
- * It is fenced to projects and time within the caller's own fence and end (credential-limits.ts).
+ * caller's token holds (else 403 `insufficient_scope` naming the others), and it ends with the
+ * caller's credential and everything that one ends with (`lineageOf`): a key made with a key, or
+ * through an app, dies with it. It is fenced to projects and time within the caller's own fence
+ * and end (credential-limits.ts).
  */
 export async function createApiKey(
   w: WriteContext,
@@ -62,7 +64,7 @@ export async function createApiKey(
       integration_id: null,
       name: input.name,
       scopes: [...input.scopes],
-      grant_ids: [...credential.grantIds],
+      made_with: lineageOf(credential),
       project_ids: limits.fence === null ? null : [...limits.fence],
       valid_until: limits.validUntil,
       expires_at: limits.validUntil,
@@ -73,16 +75,16 @@ export async function createApiKey(
     .returningAll()
     .executeTakeFirstOrThrow()
   await audit(w.trx, w.actor, 'api_key.created', row.id, 'api_key', null, auditedToken(row), w.now)
-  return { row: { ...row, grants_live: true }, secret }
+  return { row: { ...row, makers_live: true }, secret }
 }
 
 /**
  * Rotates one of the caller's own API keys: a new key with the same owner, name and scopes, while
  * the old one keeps working for `overlapSeconds` (0 ends it at once) so that deployments can
- * switch without downtime. The caller's token must hold every scope of the key (it gets its
- * secret); the new key ends with the grants of both the old key and the caller's token, and the
- * webhook endpoints bound to the old key move to it. Audited as `api_key.rotated` on the old key
- * and `api_key.created` on the new one.
+ * switch without downtime. The caller's credential must cover the key (it gets its secret); the
+ * new key ends with what the old key and the caller's credential end with, and takes the old
+ * key's place in the lineage of everything made with it, and in the bindings of its webhook
+ * endpoints. Audited as `api_key.rotated` on the old key and `api_key.created` on the new one.
  */
 export async function rotateApiKey(
   w: WriteContext,
@@ -90,14 +92,7 @@ export async function rotateApiKey(
   overlapSeconds: number,
 ): Promise<Issued & { previousExpiresAt: Date }> {
   const { principal, credential } = w.caller
-  const [old] = await listTokens(
-    w.trx,
-    principal,
-    { ids: [keyId], type: 'api_key' },
-    null,
-    1,
-    w.now,
-  )
+  const [old] = await listTokens(w.trx, w.caller, { ids: [keyId], type: 'api_key' }, null, 1, w.now)
   // Admins see others' keys in lists, but only the owner may rotate one (and get its secret).
   if (!old || old.person_id !== principal.actorId) throw notFound()
   const status = tokenStatus(old, w.now)
@@ -128,7 +123,10 @@ export async function rotateApiKey(
       integration_id: null,
       name: old.name,
       scopes: old.scopes,
-      grant_ids: [...new Set([...old.grant_ids, ...credential.grantIds])],
+      // A key rotating itself is not made with itself: the new key replaces it.
+      made_with: [...new Set([...old.made_with, ...lineageOf(credential)])].filter(
+        (id) => id !== old.id,
+      ),
       project_ids: fence === null ? null : [...fence],
       valid_until: validUntil,
       expires_at: validUntil,
@@ -138,6 +136,7 @@ export async function rotateApiKey(
     })
     .returningAll()
     .executeTakeFirstOrThrow()
+  await handOverLineage(w.trx, old.workspace_id, old.id, row)
   await moveBoundEndpoints(w.trx, old.workspace_id, old.id, row.id, w.now)
   await audit(
     w.trx,
@@ -165,12 +164,13 @@ export async function rotateApiKey(
     },
     w.now,
   )
-  return { row: { ...row, grants_live: true }, secret, previousExpiresAt: expiresAt }
+  return { row: { ...row, makers_live: true }, secret, previousExpiresAt: expiresAt }
 }
 
 /**
- * Revokes a token at once (idempotent), audited as `token.revoked`. The webhook endpoints bound
- * to it are disabled with it. Call it in a transaction.
+ * Revokes a token at once (idempotent), audited as `token.revoked`, and with it every key and
+ * token made with it (each audited the same way). The webhook endpoints bound to any of them are
+ * disabled. Call it in a transaction.
  */
 export async function revokeToken(
   trx: Db,
@@ -197,24 +197,52 @@ export async function revokeToken(
     now,
   )
   await disableBoundEndpoints(trx, actor, [row.id], now)
+  await revokeMadeWith(trx, actor, row.id, now)
   return row
 }
 
-/** Revokes every key that ends with an OAuth grant being revoked, each audited and unbound. */
-export async function revokeKeysOfGrant(
+/**
+ * Revokes every key and token made with a credential being revoked (a key, a workspace token or
+ * an OAuth grant), each audited and its endpoints disabled. `made_with` holds whole lineages, so
+ * one query finds them all; revoking them finds nothing more that is still live.
+ */
+export async function revokeMadeWith(
   trx: Db,
   actor: AuditActor,
-  grantId: string,
+  credentialId: string,
   now: Date,
 ): Promise<void> {
   const keys = await trx
     .selectFrom('tokens')
     .selectAll()
     .where('workspace_id', '=', actor.workspaceId)
-    .where('grant_ids', '@>', sql<string[]>`array[${grantId}]::text[]`)
+    .where('made_with', '@>', sql<string[]>`array[${credentialId}]::text[]`)
     .where('revoked_at', 'is', null)
     .execute()
   for (const key of keys) await revokeToken(trx, actor, key, now)
+}
+
+/**
+ * Puts a rotated key's replacement in its place in the lineage of everything made with it, with
+ * what the replacement ends with: whatever made the new key now ends those too.
+ */
+async function handOverLineage(
+  trx: Db,
+  workspaceId: string,
+  oldId: string,
+  replacement: TokenRow,
+): Promise<void> {
+  await trx
+    .updateTable('tokens')
+    .set({
+      made_with: sql<string[]>`array(
+        select distinct maker from unnest(array_replace(made_with, ${oldId}, ${replacement.id}) || ${sql.val(replacement.made_with)}::text[]) as lineage(maker)
+        where maker <> tokens.id order by maker)`,
+    })
+    .where('workspace_id', '=', workspaceId)
+    .where('made_with', '@>', sql<string[]>`array[${oldId}]::text[]`)
+    .where('revoked_at', 'is', null)
+    .execute()
 }
 
 /** Refuses (403 `insufficient_scope`) scopes of a credential to issue that the caller lacks. */

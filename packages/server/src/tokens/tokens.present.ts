@@ -4,13 +4,13 @@ import type { TokenRecord } from './tokens.schemas.ts'
 
 /**
  * Whether a token works now, will stop soon (a rotated key), has stopped, or was revoked (itself,
- * or the OAuth grant it ends with).
+ * or something it was made with).
  */
 export function tokenStatus(
-  row: Pick<ListedToken, 'revoked_at' | 'expires_at' | 'grants_live'>,
+  row: Pick<ListedToken, 'revoked_at' | 'expires_at' | 'makers_live'>,
   now: Date,
 ): Static<typeof TokenRecord>['status'] {
-  if (row.revoked_at || !row.grants_live) return 'revoked'
+  if (row.revoked_at || !row.makers_live) return 'revoked'
   if (row.expires_at) return row.expires_at <= now ? 'expired' : 'expiring'
   return 'active'
 }
@@ -36,6 +36,6 @@ export function presentToken(row: ListedToken, now: Date): Static<typeof TokenRe
 /** The fields of a token that its audit entries diff (no secret, no hash). */
 export function auditedToken(row: TokenRow): Record<string, unknown> {
   const { secret_hash: _hash, last_used_at: _used, workspace_id: _ws, ...rest } = row
-  const { grants_live: _live, ...fields } = rest as typeof rest & { grants_live?: boolean }
+  const { makers_live: _live, ...fields } = rest as typeof rest & { makers_live?: boolean }
   return fields
 }

@@ -1,7 +1,8 @@
 import { type Selectable, sql } from 'kysely'
 import { canAdminister } from '../access/administration.ts'
-import { boundGrantsLive } from '../access/credential-liveness.ts'
-import type { Principal } from '../access/principal.ts'
+import type { Caller } from '../access/caller.ts'
+import { makersLive } from '../access/credential-liveness.ts'
+import { coveredBy } from '../access/credential-reach.ts'
 import type { Db } from '../db/database.ts'
 import type { TokensTable } from '../db/tables/token.table.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
@@ -9,16 +10,17 @@ import type { CursorPosition } from '../lib/cursor.ts'
 /** A token row (its hash never leaves this module's callers' presenters). */
 export type TokenRow = Selectable<TokensTable>
 
-/** A token as listed: its row, and whether the OAuth grants it ends with still live. */
-export type ListedToken = TokenRow & { grants_live: boolean }
+/** A token as listed: its row, and whether everything it was made with still lives. */
+export type ListedToken = TokenRow & { makers_live: boolean }
 
 /**
- * Tokens the principal may manage, newest first; `limit + 1` rows. Those who administer the
- * workspace manage every token; everyone else only their own.
+ * Tokens the caller may manage, newest first; `limit + 1` rows. Those who administer the
+ * workspace manage every token; everyone else only their own; and only through a credential that
+ * covers the token (access/credential-reach.ts): a narrower key never sees a wider one.
  */
 export async function listTokens(
   db: Db,
-  principal: Principal,
+  caller: Caller,
   filters: {
     ids?: readonly string[]
     type?: string | undefined
@@ -29,12 +31,14 @@ export async function listTokens(
   limit: number,
   now: Date,
 ): Promise<ListedToken[]> {
-  const grantsLive = boundGrantsLive('t.grant_ids', now)
+  const { principal } = caller
+  const alive = makersLive('t.made_with', 't.workspace_id', now)
   let query = db
     .selectFrom('tokens as t')
     .selectAll('t')
-    .select(sql<boolean>`${grantsLive}`.as('grants_live'))
+    .select(sql<boolean>`${alive}`.as('makers_live'))
     .where('t.workspace_id', '=', principal.workspaceId)
+    .where(coveredBy(caller.credential, 't.scopes', 't.project_ids'))
   if (!canAdminister(principal)) {
     query = query.where((eb) =>
       eb.or([
@@ -52,12 +56,12 @@ export async function listTokens(
     )
   }
   if (filters.status?.length) {
-    // A key whose OAuth grant ended is revoked, whether or not anything has marked it yet.
+    // A key something it was made with has ended is revoked, whether or not it is marked yet.
     const conditions = {
-      active: sql<boolean>`(t.revoked_at is null and t.expires_at is null and ${grantsLive})`,
-      expiring: sql<boolean>`(t.revoked_at is null and t.expires_at > ${now} and ${grantsLive})`,
-      expired: sql<boolean>`(t.revoked_at is null and t.expires_at <= ${now} and ${grantsLive})`,
-      revoked: sql<boolean>`(t.revoked_at is not null or not ${grantsLive})`,
+      active: sql<boolean>`(t.revoked_at is null and t.expires_at is null and ${alive})`,
+      expiring: sql<boolean>`(t.revoked_at is null and t.expires_at > ${now} and ${alive})`,
+      expired: sql<boolean>`(t.revoked_at is null and t.expires_at <= ${now} and ${alive})`,
+      revoked: sql<boolean>`(t.revoked_at is not null or not ${alive})`,
     } as const
     const wanted = filters.status.map((status) => conditions[status as keyof typeof conditions])
     query = query.where(sql<boolean>`(${sql.join(wanted, sql` or `)})`)

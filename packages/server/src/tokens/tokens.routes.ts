@@ -39,10 +39,10 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { scopes: ['token:manage'] },
       },
       async (request) => {
-        const { principal } = authenticated(request)
+        const caller = authenticated(request)
         const now = deps.clock.now()
         return listResponse(deps.cursors, request, request.query, {
-          load: (after, limit) => listTokens(deps.db, principal, request.query, after, limit, now),
+          load: (after, limit) => listTokens(deps.db, caller, request.query, after, limit, now),
           position: (row) => [row.created_at.toISOString(), row.id],
           present: (row) => presentToken(row, now),
         })
@@ -114,7 +114,7 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       (request, reply) =>
         httpWrite(deps, request, reply, async (w) => {
           const ids = [request.params.id]
-          const [token] = await listTokens(w.trx, w.principal, { ids }, null, 1, w.now)
+          const [token] = await listTokens(w.trx, w.caller, { ids }, null, 1, w.now)
           if (!token) throw notFound()
           const revoked = await revokeToken(w.trx, w.actor, token, w.now)
           return { status: 200, body: presentToken({ ...token, ...revoked }, w.now) }

@@ -1,6 +1,11 @@
 import { canAdminister } from '../access/administration.ts'
+import { lineageOf } from '../access/credential-reach.ts'
+import type { Fence } from '../access/fence.ts'
+import { opensAllOf } from '../access/opens-all-of.ts'
+import { fencedPrincipal, resolvePrincipal } from '../access/principal.ts'
 import { isKnownScope } from '../access/scopes.ts'
 import { hashSecret, lastFour, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
+import { visibilityFor } from '../access/visibility.ts'
 import { recordAudit } from '../audit/audit-writer.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { newId } from '../lib/ids.ts'
@@ -15,8 +20,10 @@ export type TokenIntegration = { id: string } | { newName: string }
 /**
  * Issues a workspace token to an integration of the workspace (made here when new), audited as
  * `workspace_token.created`. Only owners and admins may (they manage every token), and only with
- * scopes they hold themselves, like every credential issued (`requireScopesHeld`), and within
- * their own fence and end (credential-limits.ts).
+ * scopes they hold themselves, like every credential issued (`requireScopesHeld`), within their
+ * own fence and end (credential-limits.ts), and only for an integration that opens, within that
+ * fence, nothing they cannot open themselves: administering opens no content, so it cannot hand
+ * any out either. The token ends with the credential that made it.
  */
 export async function createWorkspaceToken(
   w: WriteContext,
@@ -37,6 +44,7 @@ export async function createWorkspaceToken(
   requireScopesHeld(w, input.scopes, 'create a token with')
   const limits = await limitsOfNewCredential(w, input)
   const integrationId = await integrationOf(w, input.integration)
+  if ('id' in input.integration) await requireOpensAllOf(w, integrationId, limits.fence)
   const secret = newSecret(SECRET_PREFIX.workspaceToken)
   const row = await w.trx
     .insertInto('tokens')
@@ -48,7 +56,7 @@ export async function createWorkspaceToken(
       integration_id: integrationId,
       name: input.name,
       scopes: [...input.scopes],
-      grant_ids: [],
+      made_with: lineageOf(w.caller.credential),
       project_ids: limits.fence === null ? null : [...limits.fence],
       valid_until: limits.validUntil,
       expires_at: limits.validUntil,
@@ -70,7 +78,7 @@ export async function createWorkspaceToken(
     },
     w.now,
   )
-  return { row: { ...row, grants_live: true }, secret }
+  return { row: { ...row, makers_live: true }, secret }
 }
 
 // The integration's id: an existing one of the workspace (else 404), or a new one by name.
@@ -95,4 +103,21 @@ async function integrationOf(w: WriteContext, integration: TokenIntegration): Pr
     .values({ workspace_id: workspaceId, id, name: integration.newName })
     .execute()
   return id
+}
+
+// Refuses a token for an integration that would open, within the token's fence, something the
+// maker's own credential cannot: a 403 that says only that, never what.
+async function requireOpensAllOf(w: WriteContext, integrationId: string, fence: Fence) {
+  const integration = await resolvePrincipal(w.trx, {
+    workspaceId: w.principal.workspaceId,
+    actorId: integrationId,
+    actorKind: 'integration',
+    role: null,
+  })
+  const reaches = visibilityFor(fencedPrincipal(integration, fence))
+  if (await opensAllOf(w.trx, w.caller.visibility, reaches)) return
+  throw new ProblemError(
+    'forbidden',
+    'This integration can open things you cannot; its token must be made by someone who can open everything it can.',
+  )
 }

@@ -37,7 +37,7 @@ const DAY_MS = 24 * 60 * 60 * 1000
 /** One of the person's own API keys by id, or null (someone else's keys are not on this page). */
 async function ownKey(db: Db, web: WebContext, id: string, now: Date) {
   const filters = { ids: [id], type: 'api_key', owner_id: web.session.personId }
-  const [key] = await listTokens(db, web.caller.principal, filters, null, 1, now)
+  const [key] = await listTokens(db, web.caller, filters, null, 1, now)
   return key ?? null
 }
 
@@ -60,7 +60,7 @@ export function apiKeyRoutes(deps: AppDeps) {
     ) {
       const now = deps.clock.now()
       const filters = { type: 'api_key', owner_id: web.session.personId }
-      const keys = await listTokens(deps.db, web.caller.principal, filters, null, LIST_LIMIT, now)
+      const keys = await listTokens(deps.db, web.caller, filters, null, LIST_LIMIT, now)
       const allowed = scopesOfRole(web.session.role)
       const projects = await projectChoices(deps.db, web.caller.visibility)
       const input = {

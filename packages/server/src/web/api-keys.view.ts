@@ -89,7 +89,7 @@ function fenceNote(key: ListedToken): string {
  * after a rotation (an end it was created with is kept by its successor, so it does not count).
  */
 export function isRotatable(key: ListedToken, now: Date): boolean {
-  if (key.revoked_at || !key.grants_live) return false
+  if (key.revoked_at || !key.makers_live) return false
   if (key.expires_at === null) return true
   return key.expires_at > now && key.expires_at.getTime() === key.valid_until?.getTime()
 }

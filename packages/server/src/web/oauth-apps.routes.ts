@@ -26,7 +26,7 @@ export function revocableGrant(grant: OAuthGrantRow): Revocable {
 
 async function ownGrant(db: Db, web: WebContext, id: string): Promise<OAuthGrantRow | null> {
   const filters = { ids: [id], person_id: web.session.personId }
-  const [grant] = await listOAuthGrants(db, web.caller.principal, filters, null, 1)
+  const [grant] = await listOAuthGrants(db, web.caller, filters, null, 1)
   return grant ?? null
 }
 
@@ -39,7 +39,7 @@ export function oauthAppRoutes(deps: AppDeps) {
     app.get(OAUTH_APPS_PATH, PAGE, async (request, reply) => {
       const web = request.web as WebContext
       const filters = { person_id: web.session.personId }
-      const grants = await listOAuthGrants(deps.db, web.caller.principal, filters, null, LIST_LIMIT)
+      const grants = await listOAuthGrants(deps.db, web.caller, filters, null, LIST_LIMIT)
       return sendPage(reply, 200, oauthAppsPage(web, grants.slice(0, LIST_LIMIT)))
     })
 

@@ -53,7 +53,7 @@ export async function loadWebContext(
     kind: 'web_session',
     clientId: null,
     scopes: READ_SCOPES,
-    grantIds: [],
+    madeWith: [],
     // The dashboard reads as its person: no fence, and no end beyond the session's own.
     fence: null,
     validUntil: null,

@@ -67,12 +67,12 @@ const NOTICES: Record<string, string> = {
  * the API (`webhook:manage`) through the same commands, queries and schemas as its routes.
  */
 export function webhookPageRoutes(deps: AppDeps) {
-  const own = (db: Db, web: WebContext, id: string) => findEndpoint(db, web.caller.principal, id)
+  const own = (db: Db, web: WebContext, id: string) => findEndpoint(db, web.caller, id)
   // A write on one of the person's endpoints, read again inside the write's transaction.
   const onEndpoint =
     <T>(id: string, command: (w: WriteContext, endpoint: EndpointRow) => Promise<T>) =>
     async (w: WriteContext) => {
-      const endpoint = await findEndpoint(w.trx, w.principal, id)
+      const endpoint = await findEndpoint(w.trx, w.caller, id)
       if (!endpoint) throw notFound()
       return command(w, endpoint)
     }
@@ -140,7 +140,7 @@ export function webhookPageRoutes(deps: AppDeps) {
     })
 
     async function endpointsOf(web: WebContext) {
-      const rows = await listEndpoints(deps.db, web.caller.principal, {}, null, LIST_LIMIT)
+      const rows = await listEndpoints(deps.db, web.caller, {}, null, LIST_LIMIT)
       const now = deps.clock.now()
       return rows.slice(0, LIST_LIMIT).map((row) => presentEndpoint(row, now))
     }

@@ -49,11 +49,11 @@ export function workspaceTokenRoutes(deps: AppDeps) {
     ) {
       const { principal } = web.caller
       const now = deps.clock.now()
-      const tokens = (await listTokens(deps.db, principal, {}, null, LIST_LIMIT, now)).slice(
+      const tokens = (await listTokens(deps.db, web.caller, {}, null, LIST_LIMIT, now)).slice(
         0,
         LIST_LIMIT,
       )
-      const grants = (await listOAuthGrants(deps.db, principal, {}, null, LIST_LIMIT)).slice(
+      const grants = (await listOAuthGrants(deps.db, web.caller, {}, null, LIST_LIMIT)).slice(
         0,
         LIST_LIMIT,
       )
@@ -131,12 +131,11 @@ ${token.scopes.length} scopes.</p>`
         list: TOKENS_PATH,
         allowed: administers,
         async find(db, web, id, now) {
-          const { principal } = web.caller
           if (idKind(id) === 'oauthGrant') {
-            const [grant] = await listOAuthGrants(db, principal, { ids: [id] }, null, 1)
+            const [grant] = await listOAuthGrants(db, web.caller, { ids: [id] }, null, 1)
             return grant ? revocableGrant(grant) : null
           }
-          const [token] = await listTokens(db, principal, { ids: [id] }, null, 1, now)
+          const [token] = await listTokens(db, web.caller, { ids: [id] }, null, 1, now)
           return token && !token.revoked_at ? revocableToken(token) : null
         },
       }),

@@ -1,13 +1,16 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely'
 import type { Caller } from '../access/caller.ts'
 import { credentialLive } from '../access/credential-liveness.ts'
+import { type Reach, reachOf, reachOfBoth } from '../access/credential-reach.ts'
+import { expandScopes } from '../access/scopes.ts'
 import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
 import { disableEndpoint } from './endpoint-health.ts'
 
 /*
- * An endpoint is bound to the credential that created it (docs/webhooks.md, "Endpoints end with
- * their credential"): it receives within that credential's scopes, and only while it works.
+ * An endpoint is bound to the credential that created or last changed it (docs/webhooks.md,
+ * "Endpoints end with their credential"): it receives within what that credential reaches, and
+ * only while it works.
  * A dashboard session is not such a credential: it ends when its person signs out, minutes after
  * the endpoint was made. An endpoint created or re-enabled on the dashboard is bound to its person
  * instead (`credential_id` = `owner_id`) and lives as long as that person may own it.
@@ -16,6 +19,39 @@ import { disableEndpoint } from './endpoint-health.ts'
 /** What an endpoint created or re-enabled by `caller` is bound to (see above). */
 export function bindingOf(caller: Caller): string {
   return caller.credential.kind === 'web_session' ? caller.principal.actorId : caller.credential.id
+}
+
+/** The columns that bind an endpoint: to its creator's credential, with what that reaches. */
+export interface EndpointBinding {
+  credential_id: string
+  owner_scopes: string[]
+  owner_project_ids: string[] | null
+}
+
+/** The binding of an endpoint `caller` creates: everything the caller's credential reaches. */
+export function newBinding(caller: Caller): EndpointBinding {
+  return bindingColumns(caller, reachOf(caller.credential))
+}
+
+/**
+ * The binding of an endpoint `caller` changes (access/credential-reach.ts): it moves to the
+ * caller's credential, and keeps only what both that credential and the endpoint reach, so a
+ * change never widens an endpoint and never outlives the credential that made it.
+ */
+export function changedBinding(
+  caller: Caller,
+  endpoint: { owner_scopes: string[]; owner_project_ids: string[] | null },
+): EndpointBinding {
+  const reach = { scopes: expandScopes(endpoint.owner_scopes), fence: endpoint.owner_project_ids }
+  return bindingColumns(caller, reachOfBoth(reach, reachOf(caller.credential)))
+}
+
+function bindingColumns(caller: Caller, reach: Reach): EndpointBinding {
+  return {
+    credential_id: bindingOf(caller),
+    owner_scopes: [...reach.scopes].sort(),
+    owner_project_ids: reach.fence === null ? null : [...reach.fence],
+  }
 }
 
 /** SQL: the endpoint aliased `e` is bound to its owner, or to a credential that works at `now`. */

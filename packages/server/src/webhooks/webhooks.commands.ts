@@ -4,7 +4,7 @@ import { ProblemError } from '../http/problem-catalogue.ts'
 import { newId } from '../lib/ids.ts'
 import { ruleBroken } from '../writes/business-rule.ts'
 import { EVENT_TYPES, type WriteContext } from '../writes/write-context.ts'
-import { bindingOf } from './endpoint-binding.ts'
+import { changedBinding, newBinding } from './endpoint-binding.ts'
 import { skipWaitingDeliveries } from './endpoint-health.ts'
 import { secretContext } from './endpoint-secrets.ts'
 import { checkEndpointUrl } from './ssrf-guard.ts'
@@ -25,8 +25,8 @@ function checkedUrl(w: WriteContext, url: string): string {
 
 /**
  * Registers an endpoint owned by the caller and bound to the caller's credential (to the person,
- * from the dashboard: `bindingOf`): it receives only what that owner may open, within the
- * credential's scopes, while the binding works. The secret is sealed at rest and returned once.
+ * from the dashboard: `bindingOf`): it receives only what that owner may open, within what the
+ * credential reaches, while the binding works. The secret is sealed at rest and returned once.
  */
 export async function createEndpoint(
   w: WriteContext,
@@ -34,7 +34,6 @@ export async function createEndpoint(
 ): Promise<{ row: EndpointRow; secret: string }> {
   const url = checkedUrl(w, input.url)
   const ws = w.principal.workspaceId
-  const { credential } = w.caller
   const live = await w.trx
     .selectFrom('webhook_endpoints')
     .select((eb) => eb.fn.countAll<string>().as('n'))
@@ -59,9 +58,7 @@ export async function createEndpoint(
       status: 'active',
       owner_id: w.principal.actorId,
       owner_kind: w.principal.actorKind,
-      owner_scopes: [...credential.scopes],
-      owner_project_ids: credential.fence === null ? null : [...credential.fence],
-      credential_id: bindingOf(w.caller),
+      ...newBinding(w.caller),
       secret_sealed: w.deps.secrets.seal(secret, secretContext(ws, id)),
       created_at: w.now,
       updated_at: w.now,
@@ -73,9 +70,10 @@ export async function createEndpoint(
 }
 
 /**
- * Changes an endpoint's URL, events, description or status; re-enabling resets its health and
- * binds the endpoint to the credential that re-enables it (`bindingOf`), with its scopes: the
- * one it was bound to may have ended (that is one reason an endpoint is disabled).
+ * Changes an endpoint's URL, events, description or status. Any change binds the endpoint to the
+ * credential that makes it, within what both reach (`changedBinding`): whoever steers an endpoint
+ * answers for it, and the endpoint ends with their credential. Re-enabling also resets its health
+ * (the credential it was bound to may have ended: that is one reason an endpoint is disabled).
  */
 export async function updateEndpoint(
   w: WriteContext,
@@ -97,15 +95,12 @@ export async function updateEndpoint(
         event_types: EVENT_TYPES.filter((type) => input.events?.includes(type)),
       }),
       ...(input.description !== undefined && { description: input.description }),
+      ...changedBinding(w.caller, before),
       ...(enabling && {
         status: 'active',
         disabled_reason: null,
         disabled_at: null,
         failing_since: null,
-        credential_id: bindingOf(w.caller),
-        owner_scopes: [...w.caller.credential.scopes],
-        owner_project_ids:
-          w.caller.credential.fence === null ? null : [...w.caller.credential.fence],
       }),
       ...(disabling && {
         status: 'disabled',

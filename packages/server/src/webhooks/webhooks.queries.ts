@@ -1,5 +1,6 @@
 import type { Selectable } from 'kysely'
-import type { Principal } from '../access/principal.ts'
+import type { Caller } from '../access/caller.ts'
+import { coveredBy } from '../access/credential-reach.ts'
 import type { Db } from '../db/database.ts'
 import { newestFirstAfter } from '../db/keyset.ts'
 import type {
@@ -17,12 +18,14 @@ export type DeliveryRow = Selectable<WebhookDeliveriesTable>
 export type AttemptRow = Selectable<WebhookAttemptsTable>
 
 /**
- * The caller's live endpoints, newest first. An endpoint is seen and managed only by its owner:
- * its deliveries carry what the owner may open, which not even an admin may read through it.
+ * The caller's live endpoints, newest first. An endpoint is seen and managed only by its owner
+ * (its deliveries carry what the owner may open, which not even an admin may read through it),
+ * and only through a credential that covers what the endpoint reaches (access/credential-reach.ts):
+ * a narrower key of the owner never reads or steers a wider endpoint.
  */
 export async function listEndpoints(
   db: Db,
-  principal: Principal,
+  caller: Caller,
   filter: { ids?: readonly string[] },
   after: CursorPosition | null,
   limit: number,
@@ -31,9 +34,10 @@ export async function listEndpoints(
     .selectFrom('webhook_endpoints as e')
     .selectAll()
     .where(newestFirstAfter('e', after))
-    .where('workspace_id', '=', principal.workspaceId)
-    .where('owner_id', '=', principal.actorId)
+    .where('workspace_id', '=', caller.principal.workspaceId)
+    .where('owner_id', '=', caller.principal.actorId)
     .where('deleted_at', 'is', null)
+    .where(coveredBy(caller.credential, 'e.owner_scopes', 'e.owner_project_ids'))
   if (filter.ids) query = query.where('id', 'in', filter.ids.length ? filter.ids : [''])
   return query
     .orderBy('created_at', 'desc')
@@ -42,13 +46,13 @@ export async function listEndpoints(
     .execute()
 }
 
-/** One of the caller's endpoints, or undefined (unknown, deleted or someone else's). */
+/** One of the caller's endpoints, or undefined (unknown, deleted, someone else's, or wider). */
 export async function findEndpoint(
   db: Db,
-  principal: Principal,
+  caller: Caller,
   id: string,
 ): Promise<EndpointRow | undefined> {
-  const [row] = await listEndpoints(db, principal, { ids: [id] }, null, 1)
+  const [row] = await listEndpoints(db, caller, { ids: [id] }, null, 1)
   return row
 }
 

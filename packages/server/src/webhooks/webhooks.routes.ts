@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import type { Principal } from '../access/principal.ts'
+import type { Caller } from '../access/caller.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
 import { createdPosition } from '../db/keyset.ts'
@@ -49,9 +49,9 @@ import {
 const MANAGE = { scopes: ['webhook:manage'] } as const
 const WRITE = { scopes: ['webhook:manage'], write: true } as const
 
-// One of the caller's endpoints; someone else's is the same 404 as an unknown id.
-async function ownEndpoint(db: Db, principal: Principal, id: string): Promise<EndpointRow> {
-  const endpoint = await findEndpoint(db, principal, id)
+// One of the caller's endpoints that its credential covers; any other is the 404 of an unknown id.
+async function ownEndpoint(db: Db, caller: Caller, id: string): Promise<EndpointRow> {
+  const endpoint = await findEndpoint(db, caller, id)
   if (!endpoint) throw notFound()
   return endpoint
 }
@@ -73,7 +73,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   const onEndpoint =
     (id: string, command: (w: WriteContext, endpoint: EndpointRow) => Promise<WriteResult>) =>
     async (w: WriteContext) => {
-      return command(w, await ownEndpoint(w.trx, w.principal, id))
+      return command(w, await ownEndpoint(w.trx, w.caller, id))
     }
 
   return async (app) => {
@@ -115,10 +115,10 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: MANAGE,
       },
       async (request) => {
-        const { principal } = authenticated(request)
+        const caller = authenticated(request)
         const now = deps.clock.now()
         return listResponse(deps.cursors, request, request.query, {
-          load: (after, limit) => listEndpoints(deps.db, principal, {}, after, limit),
+          load: (after, limit) => listEndpoints(deps.db, caller, {}, after, limit),
           position: createdPosition,
           present: (row) => presentEndpoint(row, now),
         })
@@ -138,11 +138,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: MANAGE,
       },
       async (request) => {
-        const endpoint = await ownEndpoint(
-          deps.db,
-          authenticated(request).principal,
-          request.params.id,
-        )
+        const endpoint = await ownEndpoint(deps.db, authenticated(request), request.params.id)
         return presentEndpoint(endpoint, deps.clock.now())
       },
     )
@@ -246,11 +242,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: MANAGE,
       },
       async (request) => {
-        const endpoint = await ownEndpoint(
-          deps.db,
-          authenticated(request).principal,
-          request.params.id,
-        )
+        const endpoint = await ownEndpoint(deps.db, authenticated(request), request.params.id)
         const page = await listResponse(deps.cursors, request, request.query, {
           load: (after, limit) => listDeliveries(deps.db, endpoint, request.query, after, limit),
           position: createdPosition,
@@ -281,11 +273,7 @@ export function webhookRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: MANAGE,
       },
       async (request) => {
-        const endpoint = await ownEndpoint(
-          deps.db,
-          authenticated(request).principal,
-          request.params.id,
-        )
+        const endpoint = await ownEndpoint(deps.db, authenticated(request), request.params.id)
         const delivery = await ownDelivery(deps.db, endpoint, request.params.delivery_id)
         const attempts =
           (await attemptsOf(deps.db, endpoint.workspace_id, [delivery.id])).get(delivery.id) ?? []

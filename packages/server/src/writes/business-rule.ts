@@ -14,3 +14,16 @@ export function ruleBroken(path: string, message: string): ProblemError {
 export function requireText(path: string, value: string | undefined): void {
   if (value !== undefined && value.trim() === '') throw ruleBroken(path, 'must not be blank')
 }
+
+/**
+ * What a credential fenced to projects makes must be inside its fence (docs/permissions.md,
+ * "Fenced credentials"): left without a project, it would be made where the credential itself
+ * could never open it again.
+ */
+export function requireProjectInFence(
+  fence: readonly string[] | null,
+  projectId: string | null,
+): void {
+  if (fence !== null && projectId === null)
+    throw ruleBroken('/project_id', 'is required: this credential is fenced to projects')
+}

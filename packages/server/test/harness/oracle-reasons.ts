@@ -71,3 +71,23 @@ function reasonsOf(world: World, who: string, key: string): string[] {
   }
   return []
 }
+
+/**
+ * Reasons (`kind` or `kind:via`) as an asker's credential may see them: a `via` the asker cannot
+ * open is dropped from its own reasons (the kind stays, once) and drops another person's reason
+ * whole (docs/permissions.md, "Why a resource is open").
+ */
+export function reasonsSeenBy(
+  world: World,
+  asker: string,
+  reasons: readonly string[],
+  aboutOther: boolean,
+): string[] {
+  const seen = new Set<string>()
+  for (const reason of reasons) {
+    const [kind, via] = reason.split(':') as [string, string | undefined]
+    if (via === undefined || world.canOpen(asker, via)) seen.add(reason)
+    else if (!aboutOther) seen.add(kind)
+  }
+  return [...seen].sort()
+}

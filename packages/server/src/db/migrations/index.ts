@@ -14,6 +14,7 @@ import * as auditWeb from './0012-audit-web.ts'
 import * as webSessions from './0013-web-sessions.ts'
 import * as changePositions from './0014-change-positions.ts'
 import * as fencedCredentials from './0015-fenced-credentials.ts'
+import * as madeWith from './0016-made-with.ts'
 
 /** Every migration, in order. Names sort; a migration is never edited once it has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -32,4 +33,5 @@ export const migrations: Record<string, Migration> = {
   '0013-web-sessions': webSessions,
   '0014-change-positions': changePositions,
   '0015-fenced-credentials': fencedCredentials,
+  '0016-made-with': madeWith,
 }

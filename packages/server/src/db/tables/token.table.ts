@@ -11,9 +11,10 @@ export interface TokensTable {
   name: string
   scopes: string[]
   /**
-   * OAuth grants the key ends with: it was made, directly or through other keys, with their tokens.
+   * The credentials it ends with: the API keys, workspace tokens and OAuth grants it was made
+   * with, directly or through other keys (access/credential-reach.ts).
    */
-  grant_ids: ColumnType<string[], string[] | undefined, string[]>
+  made_with: ColumnType<string[], string[] | undefined, string[]>
   secret_hash: Buffer
   last4: string
   created_at: DefaultTimestamp

@@ -3,6 +3,7 @@ import { accessReasons, KINDS_WITH_REASONS } from '../../access/access-reasons.t
 import { canAdminister } from '../../access/administration.ts'
 import type { Caller } from '../../access/caller.ts'
 import { type Principal, resolvePrincipal } from '../../access/principal.ts'
+import { reasonsSeenBy } from '../../access/reasons-seen-by.ts'
 import { READ_SCOPE_OF_ID_KIND } from '../../access/scopes.ts'
 import { canOpen } from '../../access/visibility.ts'
 import type { AppDeps } from '../../app-deps.ts'
@@ -62,10 +63,11 @@ export function accessRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const subject = aboutOther
           ? await personPrincipal(deps, caller, personId)
           : caller.principal
+        const reasons = await accessReasons(deps.db, subject, id)
         return {
           resource_id: id,
           person_id: subject.actorId,
-          reasons: await accessReasons(deps.db, subject, id),
+          reasons: await reasonsSeenBy(deps.db, caller, reasons, aboutOther),
         }
       },
     )

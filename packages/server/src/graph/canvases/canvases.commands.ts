@@ -5,7 +5,7 @@ import { canOpen, visibleAmong } from '../../access/visibility.ts'
 import { notFound, ProblemError } from '../../http/problem-catalogue.ts'
 import { requireVisible } from '../../http/require-visible.ts'
 import { idKind, newId } from '../../lib/ids.ts'
-import { requireText, ruleBroken } from '../../writes/business-rule.ts'
+import { requireProjectInFence, requireText, ruleBroken } from '../../writes/business-rule.ts'
 import { recordChange, type WriteContext } from '../../writes/write-context.ts'
 import { presentCanvas } from './canvases.present.ts'
 import { type CanvasRow, listCanvases } from './canvases.queries.ts'
@@ -32,6 +32,7 @@ export async function createCanvas(
     )
   requireText('/title', input.title)
   await requireVisible(w.trx, w.visibility, [['/project_id', 'project', input.project_id]])
+  requireProjectInFence(w.principal.fence, input.project_id ?? null)
   const visibility = input.visibility ?? 'project'
   if (visibility === 'project' && !input.project_id && !w.principal.isMember)
     throw ruleBroken('/visibility', "must be private for a guest's canvas without a project")

@@ -5,7 +5,7 @@ import { PREPARED } from '../../db/prepared-statements.ts'
 import { notFound } from '../../http/problem-catalogue.ts'
 import { requireVisible } from '../../http/require-visible.ts'
 import { idKind, newId } from '../../lib/ids.ts'
-import { requireText, ruleBroken } from '../../writes/business-rule.ts'
+import { requireProjectInFence, requireText, ruleBroken } from '../../writes/business-rule.ts'
 import { personCanOpen } from '../../writes/person-can-open.ts'
 import { recordChange, type WriteContext } from '../../writes/write-context.ts'
 import { presentTask } from './tasks.present.ts'
@@ -44,6 +44,7 @@ export async function createTask(
   if (parent && input.project_id !== undefined && input.project_id !== parent.project_id)
     throw ruleBroken('/project_id', "must be the parent's project (or left out)")
   const projectId = parent ? parent.project_id : (input.project_id ?? null)
+  requireProjectInFence(w.principal.fence, projectId)
   if (input.canvas_id) {
     const canvas = await w.trx
       .selectFrom('canvases')
