@@ -194,3 +194,35 @@ test('a fenced grant stays fenced when remembered, and its choice is offered aga
     [id('t-open')],
   )
 })
+
+test('a grant re-approved with fewer projects narrows what the app made with it', async () => {
+  const browser = new Browser(t.origin)
+  const alice = person('alice')
+  const scope = 'project:read token:manage'
+  const both = await tokensFor(
+    { ...alice, projects: [id('open'), id('secret')] },
+    { browser, scope },
+  )
+  const key = await client(t.app, both.access_token).post('/v1/api-keys', {
+    name: 'made by the app',
+    scopes: ['project:read'],
+  })
+  assert.equal(key.status, 201, key.body)
+  assert.deepEqual(await projectIds(key.json.token), [id('open'), id('secret')].sort())
+  // New scopes bring the remembered grant back to the consent page, where fewer are picked.
+  const narrowed = await tokensFor(
+    { ...alice, projects: [id('secret')] },
+    { browser, scope: `${scope} task:read`, picker: false },
+  )
+  assert.deepEqual(narrowed.pagesSeen, ['consent'])
+  assert.deepEqual(await projectIds(narrowed.access_token), [id('secret')])
+  assert.deepEqual(await projectIds(both.access_token), [id('secret')], 'the same grant')
+  assert.deepEqual(await projectIds(key.json.token), [id('secret')])
+  // Picking more again widens the grant's own tokens, never what was made under the narrower one.
+  const wide = await tokensFor(
+    { ...alice, projects: [id('open'), id('secret')] },
+    { browser, scope: `${scope} task:read okr:read`, picker: false },
+  )
+  assert.deepEqual(await projectIds(wide.access_token), [id('open'), id('secret')].sort())
+  assert.deepEqual(await projectIds(key.json.token), [id('secret')])
+})

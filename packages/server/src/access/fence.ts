@@ -1,3 +1,5 @@
+import { type RawBuilder, sql } from 'kysely'
+
 /*
  * Credentials fenced to projects and time (docs/permissions.md, "Fenced credentials"). A fence is
  * a list of project ids, or null for none. A credential made with a fenced one never widens it:
@@ -23,4 +25,11 @@ export function earlierEnd(a: Date | null, b: Date | null): Date | null {
   if (a === null) return b
   if (b === null) return a
   return a.getTime() <= b.getTime() ? a : b
+}
+
+/** SQL: the fence in `column` narrowed to `fence`, as `narrowFence` does (never widened). */
+export function narrowedFenceSql(column: string, fence: readonly string[]): RawBuilder<string[]> {
+  const within = sql`${sql.val([...fence].sort())}::text[]`
+  return sql<string[]>`case when ${sql.ref(column)} is null then ${within}
+    else array(select id from unnest(${sql.ref(column)}) as fenced(id) where id = any(${within}) order by id) end`
 }

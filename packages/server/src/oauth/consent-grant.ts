@@ -3,6 +3,7 @@ import type Provider from 'oidc-provider'
 import type { Interaction } from 'oidc-provider'
 import { recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
+import { narrowMadeWith } from '../tokens/tokens.commands.ts'
 import { fenceGrant, fenceOfGrant } from './consent-projects.ts'
 
 /** The scopes a grant holds for this API, sorted. */
@@ -15,7 +16,8 @@ function grantedScopes(grant: { resources?: Record<string, string> | undefined }
 /**
  * Records a person's approval: adds what the interaction asked for and the grant lacks to the
  * grant (a new one the first time; the remembered one after), and audits the change in the
- * person's workspace. Projects picked on the page fence the grant, replacing its former fence.
+ * person's workspace. Projects picked on the page fence the grant, replacing its former fence, and
+ * narrow what was made with it (keys, endpoints) to them.
  * Returns the grant id the provider finishes the consent with.
  */
 export async function approveConsent(input: {
@@ -43,7 +45,13 @@ export async function approveConsent(input: {
   }
   const grantId = await grant.save()
   const fenceBefore = await fenceOfGrant(input.db, existing ? grantId : undefined)
-  if (input.projectIds !== null) await fenceGrant(input.db, grantId, input.projectIds)
+  if (input.projectIds !== null) {
+    // The grant is fenced anew; what was made with it never reaches further than it now does.
+    await input.db.transaction().execute(async (trx) => {
+      await fenceGrant(trx, grantId, input.projectIds as readonly string[])
+      await narrowMadeWith(trx, person.workspace_id, grantId, input.projectIds as readonly string[])
+    })
+  }
   const fence = input.projectIds === null ? fenceBefore : [...input.projectIds]
   const userAgent = request.headers['user-agent']
   await recordAudit(

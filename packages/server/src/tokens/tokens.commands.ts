@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { lineageOf } from '../access/credential-reach.ts'
-import { earlierEnd, narrowFence } from '../access/fence.ts'
+import { earlierEnd, narrowedFenceSql, narrowFence } from '../access/fence.ts'
 import { isKnownScope, scopesBeyond } from '../access/scopes.ts'
 import { hashSecret, lastFour, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
 import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
@@ -8,7 +8,11 @@ import type { Db } from '../db/database.ts'
 import type { AuditAction } from '../db/tables/audit.table.ts'
 import { notFound, ProblemError } from '../http/problem-catalogue.ts'
 import { newId } from '../lib/ids.ts'
-import { disableBoundEndpoints, moveBoundEndpoints } from '../webhooks/endpoint-binding.ts'
+import {
+  disableBoundEndpoints,
+  moveBoundEndpoints,
+  narrowBoundEndpoints,
+} from '../webhooks/endpoint-binding.ts'
 import type { WriteContext } from '../writes/write-context.ts'
 import { limitsOfNewCredential } from './credential-limits.ts'
 import { auditedToken, tokenStatus } from './tokens.present.ts'
@@ -267,4 +271,31 @@ async function audit(
   now: Date,
 ): Promise<void> {
   await recordAudit(trx, actor, { action, resourceId, resourceType, before, after }, now)
+}
+
+/**
+ * Narrows to `fence` everything made with a credential whose fence just narrowed (an OAuth grant
+ * re-approved with fewer projects): the keys and tokens made with it, and the webhook endpoints
+ * bound to it or to them. A widened fence is never passed on: what was made under the narrower
+ * one keeps its own.
+ */
+export async function narrowMadeWith(
+  trx: Db,
+  workspaceId: string,
+  credentialId: string,
+  fence: readonly string[],
+): Promise<void> {
+  const narrowed = await trx
+    .updateTable('tokens')
+    .set({ project_ids: narrowedFenceSql('project_ids', fence) })
+    .where('workspace_id', '=', workspaceId)
+    .where('made_with', '@>', sql<string[]>`array[${credentialId}]::text[]`)
+    .returning('id')
+    .execute()
+  await narrowBoundEndpoints(
+    trx,
+    workspaceId,
+    [credentialId, ...narrowed.map((row) => row.id)],
+    fence,
+  )
 }

@@ -2,6 +2,7 @@ import { type RawBuilder, type SqlBool, sql } from 'kysely'
 import type { Caller } from '../access/caller.ts'
 import { credentialLive } from '../access/credential-liveness.ts'
 import { type Reach, reachOf, reachOfBoth } from '../access/credential-reach.ts'
+import { narrowedFenceSql } from '../access/fence.ts'
 import { expandScopes } from '../access/scopes.ts'
 import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
@@ -72,6 +73,22 @@ export async function moveBoundEndpoints(
     .set({ credential_id: to, updated_at: now })
     .where('workspace_id', '=', workspaceId)
     .where('credential_id', '=', from)
+    .where('deleted_at', 'is', null)
+    .execute()
+}
+
+/** Narrows to `fence` what the endpoints bound to these credentials reach. */
+export async function narrowBoundEndpoints(
+  db: Db,
+  workspaceId: string,
+  credentialIds: readonly string[],
+  fence: readonly string[],
+): Promise<void> {
+  await db
+    .updateTable('webhook_endpoints')
+    .set({ owner_project_ids: narrowedFenceSql('owner_project_ids', fence) })
+    .where('workspace_id', '=', workspaceId)
+    .where('credential_id', 'in', credentialIds)
     .where('deleted_at', 'is', null)
     .execute()
 }
