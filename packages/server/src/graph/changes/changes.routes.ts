@@ -16,7 +16,7 @@ import { parseEventTypes } from './event-types.ts'
 import { type FeedReader, readChanges } from './read-changes.ts'
 
 /**
- * `GET /v1/changes`: the change feed (docs/changes.md), oldest first from a signed cursor, each
+ * `GET /v1/changes`: the change feed (docs/changes.md), oldest first from an opaque cursor, each
  * change shown only if its resource is open to the caller now, with an optional long poll.
  */
 export function changeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
