@@ -80,7 +80,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'WORKGRAPH_SECRET',
     default: '(embedded: generated into the data folder)',
     description:
-      'At least 32 random bytes, base64. Signs cursors, encrypts webhook secrets and derives the OAuth keys. Required with PostgreSQL, and the same on every instance.',
+      'At least 32 random bytes, base64. Encrypts cursors and webhook secrets and derives the OAuth keys. Required with PostgreSQL, and the same on every instance.',
   },
   {
     env: 'LOG_LEVEL',

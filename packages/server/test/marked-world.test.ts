@@ -71,7 +71,8 @@ test('markers are found in text whatever surrounds them, and never inside ids or
   const text = JSON.stringify({
     id: 'act_5zk1ta73t4rkjs5ywevmk3xbmr',
     url: 'https://example.test/v1/resources/prj_4ccmtfcqc1k9aj4jw4zjfnmk8x',
-    next_cursor: 'eyJwIjpbIjIwMjYiXX0mk7x.Qmk12xAbCdEfGhIjKlMn-_',
+    next_cursor: 'Qmk7xAbCdEfGhIjKlMn-_0123456789mk12xabcdefghijklmnopqrstuvw',
+    next: '/audit?actor_id=usr_1&cursor=AbCdEfGhIjKlMn-_0123456789mk13xabcdefghijk',
     title: 'Task 3 zorb mk31x',
     summary: '**Canvas 2 mk40x**\n\nmk41x',
     description: 'mk5x',

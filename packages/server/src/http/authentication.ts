@@ -26,6 +26,13 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** Set by the authentication hook on every non-public route. */
     authentication: Caller | null
+    /**
+     * Authenticates the request again, as a request made now would be: a credential that has
+     * ended since (revoked, expired, its grant or a credential it was made with ended) throws the
+     * same 401, and the principal is read at the current ACL epoch. For a request that waits and
+     * then reads again (a long poll); on a public route it throws.
+     */
+    authenticateAgain(): Promise<Caller>
   }
 }
 
@@ -49,6 +56,12 @@ const BEARER = /^Bearer +([^\s]+) *$/i
  */
 export function installAuthentication(app: FastifyInstance, deps: AuthenticationDeps): void {
   app.decorateRequest('authentication', null)
+  app.decorateRequest('authenticateAgain', async function (this: FastifyRequest) {
+    const caller = await authenticate(deps, this)
+    if (!caller) throw new Error('authenticateAgain() called on a public route')
+    this.authentication = caller
+    return caller
+  })
   app.addHook('onRoute', (route) => {
     if (!route.config?.public && !route.config?.scopes) {
       throw new Error(
@@ -57,52 +70,63 @@ export function installAuthentication(app: FastifyInstance, deps: Authentication
     }
   })
   app.addHook('onRequest', async (request: FastifyRequest) => {
-    const config = request.routeOptions.config
-    if (config.public || !config.scopes) return // public, or no route matched (the 404 handler answers)
-    const header = request.headers.authorization
-    if (!header) {
-      const scope = config.challengeScopes ? `, scope="${config.challengeScopes.join(' ')}"` : ''
-      throw new ProblemError(
-        'unauthenticated',
-        'Send a token in the Authorization header: "Bearer <token>".',
-        {
-          headers: { 'www-authenticate': `Bearer ${deps.challenge}${scope}` },
-        },
-      )
-    }
-    const token = BEARER.exec(header)?.[1]
-    const identity = token
-      ? await authenticateBearer(deps.db, token, deps.clock.now(), deps.resource)
-      : 'invalid'
-    if (identity === 'invalid' || identity === 'expired') {
-      const code = identity === 'expired' ? 'token_expired' : 'invalid_token'
-      const detail =
-        identity === 'expired'
-          ? 'The token has expired.'
-          : 'The token is malformed, unknown or revoked.'
-      throw new ProblemError(code, detail, {
-        headers: {
-          'www-authenticate': `Bearer ${deps.challenge}, error="invalid_token", error_description="${detail}"`,
-        },
-      })
-    }
-    const required = requiredScopes(config.scopes, request.params, identity.credential.scopes)
-    const missing = missingScopes(identity.credential.scopes, required)
-    if (missing.length > 0) {
-      throw new ProblemError(
-        'insufficient_scope',
-        `This request needs the scope ${missing.join(', ')}.`,
-        {
-          required_scopes: [...required],
-          headers: {
-            'www-authenticate': `Bearer ${deps.challenge}, error="insufficient_scope", scope="${required.join(' ')}"`,
-          },
-        },
-      )
-    }
-    const principal = await deps.principals.get(deps.db, identity.actor, identity.aclEpoch)
-    request.authentication = callerOf(principal, identity.credential)
+    request.authentication = await authenticate(deps, request)
   })
+}
+
+/**
+ * The caller of a request on a protected route, null on a public one; a missing, ended or
+ * insufficient credential throws its 401 or 403.
+ */
+async function authenticate(
+  deps: AuthenticationDeps,
+  request: FastifyRequest,
+): Promise<Caller | null> {
+  const config = request.routeOptions.config
+  if (config.public || !config.scopes) return null // public, or no route matched (the 404 handler answers)
+  const header = request.headers.authorization
+  if (!header) {
+    const scope = config.challengeScopes ? `, scope="${config.challengeScopes.join(' ')}"` : ''
+    throw new ProblemError(
+      'unauthenticated',
+      'Send a token in the Authorization header: "Bearer <token>".',
+      {
+        headers: { 'www-authenticate': `Bearer ${deps.challenge}${scope}` },
+      },
+    )
+  }
+  const token = BEARER.exec(header)?.[1]
+  const identity = token
+    ? await authenticateBearer(deps.db, token, deps.clock.now(), deps.resource)
+    : 'invalid'
+  if (identity === 'invalid' || identity === 'expired') {
+    const code = identity === 'expired' ? 'token_expired' : 'invalid_token'
+    const detail =
+      identity === 'expired'
+        ? 'The token has expired.'
+        : 'The token is malformed, unknown or revoked.'
+    throw new ProblemError(code, detail, {
+      headers: {
+        'www-authenticate': `Bearer ${deps.challenge}, error="invalid_token", error_description="${detail}"`,
+      },
+    })
+  }
+  const required = requiredScopes(config.scopes, request.params, identity.credential.scopes)
+  const missing = missingScopes(identity.credential.scopes, required)
+  if (missing.length > 0) {
+    throw new ProblemError(
+      'insufficient_scope',
+      `This request needs the scope ${missing.join(', ')}.`,
+      {
+        required_scopes: [...required],
+        headers: {
+          'www-authenticate': `Bearer ${deps.challenge}, error="insufficient_scope", scope="${required.join(' ')}"`,
+        },
+      },
+    )
+  }
+  const principal = await deps.principals.get(deps.db, identity.actor, identity.aclEpoch)
+  return callerOf(principal, identity.credential)
 }
 
 /**

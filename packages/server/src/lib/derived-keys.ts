@@ -49,3 +49,11 @@ export function deriveWebKeys(secret: Buffer): WebKeys {
     csrfKey: Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'workgraph web csrf key', 32)),
   }
 }
+
+/**
+ * The key that encrypts paging and feed cursors, derived from the service secret like the others,
+ * so a cursor made by one instance opens on every instance sharing WORKGRAPH_SECRET.
+ */
+export function deriveCursorKey(secret: Buffer): Buffer {
+  return Buffer.from(hkdfSync('sha256', secret, Buffer.alloc(0), 'workgraph cursor key', 32))
+}

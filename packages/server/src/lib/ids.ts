@@ -46,15 +46,41 @@ const KIND_BY_PREFIX = new Map<string, IdKind>(
  * an id reveals nothing about how many other (possibly hidden) items exist or when they were made.
  */
 export function newId(kind: IdKind): string {
-  let value = BigInt(`0x${randomBytes(16).toString('hex')}`)
+  const id = idFromBytes(ID_PREFIX[kind], randomBytes(ID_BYTES))
+  noteMinted(id)
+  return id
+}
+
+/** How many bytes an id's body spells. */
+export const ID_BYTES = 16
+
+/** The id of a prefix and the 16 bytes its body spells: the inverse of `idBytes`. */
+export function idFromBytes(prefix: string, bytes: Uint8Array): string {
+  let value = BigInt(`0x${Buffer.from(bytes).toString('hex')}`)
   let body = ''
   for (let i = 0; i < BODY_LENGTH; i++) {
     body = ALPHABET.charAt(Number(value & 31n)) + body
     value >>= 5n
   }
-  const id = `${ID_PREFIX[kind]}_${body}`
-  noteMinted(id)
-  return id
+  return `${prefix}_${body}`
+}
+
+/**
+ * The prefix of an id and the 16 bytes its body spells, or null when it is not an id of a known
+ * kind that `newId` could have made (so that `idFromBytes` gives back exactly the same string).
+ */
+export function idBytes(id: string): { prefix: IdPrefix; bytes: Buffer } | null {
+  const match = ANY_ID.exec(id)
+  const prefix = match?.[1]
+  if (prefix === undefined || !KIND_BY_PREFIX.has(prefix)) return null
+  let value = 0n
+  for (const char of id.slice(prefix.length + 1))
+    value = (value << 5n) | BigInt(ALPHABET.indexOf(char))
+  if (value >> BigInt(ID_BYTES * 8) !== 0n) return null
+  return {
+    prefix: prefix as IdPrefix,
+    bytes: Buffer.from(value.toString(16).padStart(ID_BYTES * 2, '0'), 'hex'),
+  }
 }
 
 /** The kind an id names, or null when it is not a well-formed id of a known kind. */

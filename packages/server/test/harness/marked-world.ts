@@ -11,10 +11,10 @@ export interface MarkedBundle {
 
 const MARKER = /mk\d+x/g
 // The random strings the service hands out: ids (a prefix and 26 characters of Crockford's
-// base32, bare or inside URLs) and paging cursors (base64url, a dot, a 22-character signature).
+// base32, bare or inside URLs) and paging cursors (one word of 40 or more base64url characters).
 // Both alphabets hold m, k, x and the digits: about one id in 3,000 spells some `mk…x`.
 const ID = new RegExp(`\\b(?:${Object.values(ID_PREFIX).join('|')})_[0-9a-z]{26}\\b`, 'g')
-const CURSOR = /[\w-]+\.[\w-]{22}(?![\w-])/g
+const CURSOR = /(?<![\w-])[\w-]{40,}(?![\w-])/g
 
 /**
  * Writes a unique marker into every name, title and text of a bundle (projects, canvases, tasks,

@@ -28,7 +28,7 @@ function bindingOfFeed(scope: ChangeCursorScope): string {
   )
 }
 
-/** A signed cursor at a feed position. */
+/** An opaque cursor at a feed position. */
 export function encodeChangeCursor(
   codec: CursorCodec,
   scope: ChangeCursorScope,

@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import type { Caller } from '../../access/caller.ts'
 import { READ_SCOPE_OF_TYPE } from '../../access/scopes.ts'
 import type { AppDeps } from '../../app-deps.ts'
 import { authenticated } from '../../http/authentication.ts'
@@ -12,10 +13,10 @@ import { presentChange } from './changes.present.ts'
 import { headPosition, horizonPosition } from './changes.queries.ts'
 import { CHANGE_RESOURCE_TYPES, ChangePage, ListChangesQuery } from './changes.schemas.ts'
 import { parseEventTypes } from './event-types.ts'
-import { readChanges } from './read-changes.ts'
+import { type FeedReader, readChanges } from './read-changes.ts'
 
 /**
- * `GET /v1/changes`: the change feed (docs/changes.md), oldest first from a signed cursor, each
+ * `GET /v1/changes`: the change feed (docs/changes.md), oldest first from an opaque cursor, each
  * change shown only if its resource is open to the caller now, with an optional long poll.
  */
 export function changeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
@@ -40,7 +41,8 @@ export function changeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         },
       },
       async (request, reply) => {
-        const { visibility, readableTypes, principal } = authenticated(request)
+        const caller = authenticated(request)
+        const { visibility, principal } = caller
         const { query } = request
         const events = parseEventTypes(query.types)
         if (query.cursor !== undefined && query.from !== undefined)
@@ -68,21 +70,22 @@ export function changeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           wakeups.listen((error) =>
             request.log.warn({ err: error }, 'change feed listener lost its connection'),
           )
-        const read = await readChanges(
-          deps,
-          visibility,
-          {
-            resourceTypes: CHANGE_RESOURCE_TYPES.filter((type) => readableTypes.includes(type)),
+        const readerOf = (caller: Caller): FeedReader => ({
+          visibility: caller.visibility,
+          filters: {
+            resourceTypes: CHANGE_RESOURCE_TYPES.filter((t) => caller.readableTypes.includes(t)),
             events,
             project_id: query.project_id,
           },
-          after,
-          {
-            limit: query.limit ?? 50,
-            waitMs: wait * 1000,
-            signal: AbortSignal.any([gone.signal, closing.signal]),
-          },
-        )
+        })
+        const read = await readChanges(deps, readerOf(caller), after, {
+          limit: query.limit ?? 50,
+          waitMs: wait * 1000,
+          signal: AbortSignal.any([gone.signal, closing.signal]),
+          // A poll that waited reads as a request made now would: its credential may have ended
+          // (a 401, and nothing made after) or its access changed while it waited.
+          awake: async () => readerOf(await request.authenticateAgain()),
+        })
         return { data: read.rows.map(presentChange), next_cursor: cursorAt(read.position) }
       },
     )
