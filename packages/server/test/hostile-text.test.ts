@@ -26,6 +26,9 @@ let ws: ImportResult
 let ours: string[]
 const id = (key: string) => ws.ids[key] as string
 const api = () => client(t.app, tokenOf(ws, 'alice-key'))
+// A question that is itself an attack: what it was read as is echoed in the answer.
+const HOSTILE_QUERY =
+  '"[x](https://evil.example/q) <img src=x>" ![i](https://evil.example/p.png) zebra -[y](z) project:[p](https://evil.example/r)'
 const call = (name: string, args: Record<string, unknown> = {}) =>
   callToolInProcess(t.app, tokenOf(ws, 'alice-key'), name, args)
 
@@ -62,7 +65,13 @@ async function everyId(): Promise<string[]> {
 
 describe('MCP tools', () => {
   test('search: hits, snippets, paths and what the question was read as', async () => {
-    for (const query of ['zebra', 'zebra project:zebra', 'steal evil img', 'renamed canvas']) {
+    for (const query of [
+      'zebra',
+      'zebra project:zebra',
+      'steal evil img',
+      'renamed canvas',
+      HOSTILE_QUERY,
+    ]) {
       for (const limit of [1, 10, 50]) {
         const result = await call('search', { query, limit })
         assertSafeAnswer(result, `search ${query}`)
@@ -144,15 +153,17 @@ describe('REST', () => {
   })
 
   test('search: titles, snippets, paths, summaries, quotes and project names', async () => {
-    for (const query of ['zebra', 'project:zebra', 'zebra renamed canvas', 'steal']) {
+    for (const query of [
+      'zebra',
+      'project:zebra',
+      'zebra renamed canvas',
+      'steal',
+      HOSTILE_QUERY,
+    ]) {
       const found = await api().post('/v1/search', { query, limit: 50 })
       assert.equal(found.status, 200, found.body)
       const { results, interpreted } = found.json
-      assertSafeStrings(
-        { results, project_name: interpreted.filters.project_name ?? '' },
-        ours,
-        `search ${query}`,
-      )
+      assertSafeStrings({ results, interpreted }, ours, `search ${query}`)
       for (const hit of results as { citation: { range: { start: number } | null } }[]) {
         assert.ok(hit.citation.range === null || hit.citation.range.start >= 0)
       }

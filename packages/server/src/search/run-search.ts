@@ -93,12 +93,13 @@ export async function runSearch(
   const applied: Static<typeof AppliedFilters> = {
     ...values,
     ...(projectName ? { project_name: projectName } : {}),
-    ...(unresolvedProject ? { project: unresolvedProject } : {}),
+    ...(unresolvedProject ? { project: safeLine(unresolvedProject) } : {}),
   }
   const interpreted: Static<typeof Interpreted> = {
-    words: terms.map((term) => term.text),
-    ...(question.phrases.length > 0 ? { phrases: question.phrases } : {}),
-    ...(question.excluded.length > 0 ? { excluded: question.excluded } : {}),
+    // The question's own words are echoed by the same rule as the workspace's text.
+    words: terms.map((term) => safeLine(term.text)),
+    ...(question.phrases.length > 0 ? { phrases: question.phrases.map(safeLine) } : {}),
+    ...(question.excluded.length > 0 ? { excluded: question.excluded.map(safeLine) } : {}),
     filters: applied,
     types,
   }
