@@ -38,13 +38,7 @@ before(async () => {
 })
 after(() => t.close())
 
-async function taskCount(): Promise<number> {
-  const row = await t.db.db
-    .selectFrom('tasks')
-    .select((eb) => eb.fn.countAll<number>().as('n'))
-    .executeTakeFirstOrThrow()
-  return Number(row.n)
-}
+const taskCount = () => count(t)
 
 const workspaceCall = (n: number) => toolCall(n, 'workspace')
 
@@ -160,6 +154,7 @@ describe('budgets are charged per call', () => {
   })
 })
 
+// How many tasks an app's database holds.
 async function count(app: TestApp): Promise<number> {
   const row = await app.db.db
     .selectFrom('tasks')
