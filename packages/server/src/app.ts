@@ -16,6 +16,7 @@ import { taskRoutes } from './graph/tasks/tasks.routes.ts'
 import { workspaceRoutes } from './graph/workspace/workspace.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { installAuthentication } from './http/authentication.ts'
+import { installBodyDepthLimit } from './http/body-depth.hook.ts'
 import { installDryRuns } from './http/dry-run.hook.ts'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handling.ts'
 import { installHostHeaderCheck } from './http/host-header.hook.ts'
@@ -69,6 +70,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.server.on('checkExpectation', expectationFailed)
   app.server.on('connect', refuseConnect)
   app.setValidatorCompiler(validatorCompiler())
+  installBodyDepthLimit(app)
   installStorableTextRule(app)
   app.addHook('preValidation', async (request) => defaultEmptyBody(request))
   // JSON only: any other body type is a 415 rather than a string that fails validation later.

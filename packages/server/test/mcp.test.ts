@@ -8,6 +8,7 @@ import { ALL_READ_SCOPES, importOk, tokenOf, writableBundle } from './harness/bu
 import { MAIN } from './harness/cli.ts'
 import { type CalledTool, connectMcp, GENERATIONS } from './harness/mcp-clients.ts'
 import { callToolInProcess } from './harness/mcp-inject.ts'
+import { postMcp, toolCall } from './harness/mcp-raw.ts'
 import { type ListeningTestApp, startListeningTestApp } from './harness/oauth-flow.ts'
 import { client, startTestApp } from './harness/test-app.ts'
 
@@ -319,12 +320,17 @@ test('write tools spend the token’s write budget, as REST writes do', async ()
     const token = tokenOf(result, 'alice-key')
     const project = result.ids.open as string
     const create = (n: number) =>
-      callToolInProcess(limited.app, token, 'create_task', { title: `T${n}`, project_id: project })
-    assert.equal((await create(1)).isError, undefined)
-    assert.equal((await create(2)).isError, undefined)
+      postMcp(
+        limited.app,
+        token,
+        toolCall(n, 'create_task', { title: `T${n}`, project_id: project }),
+      )
+    assert.equal((await create(1)).status, 200)
+    assert.equal((await create(2)).status, 200)
     const third = await create(3)
-    assert.equal(third.isError, true)
-    assert.match(third.content[0]?.text ?? '', /429 rate_limited[\s\S]*Retry after \d+ s/)
+    assert.equal(third.status, 429)
+    assert.equal(third.json.code, 'rate_limited')
+    assert.ok(Number(third.headers['retry-after']) > 0)
     // Reads have their own budget.
     assert.equal((await callToolInProcess(limited.app, token, 'workspace')).isError, undefined)
   } finally {

@@ -197,7 +197,10 @@ test('every quote names the field and the characters it came from, at the quoted
     const reply = await summary('alice-key', id)
     if (reply.status !== 200) continue
     const { text, quotes } = assertWellFormed(reply)
-    const shown = [...text.matchAll(/“([^”]*)”/g)].map((m) => m[1] as string)
+    // Quotes are Markdown-safe text: read with their backslash escapes, they are the field's text.
+    const shown = [...text.matchAll(/“([^”]*)”/g)].map((m) =>
+      (m[1] as string).replace(/\\([!-/:-@[-`{-~])/g, '$1'),
+    )
     for (const q of quotes) {
       const record = await client(t.app, tokenOf(ws, 'alice-key')).get(`/v1/resources/${q.id}`)
       assert.equal(record.status, 200, `${q.id} is open to whoever reads its quote`)

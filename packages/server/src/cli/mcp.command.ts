@@ -1,3 +1,4 @@
+import { isLoopbackHost } from '../lib/loopback.ts'
 import { runStdioBridge } from '../mcp/stdio-bridge.ts'
 import { type CliIO, UsageError } from './cli-io.ts'
 
@@ -19,6 +20,12 @@ export async function mcpCommand(args: string[], io: CliIO): Promise<number> {
     url = new URL('/mcp', base)
   } catch {
     throw new UsageError(`WORKGRAPH_URL is not a URL: ${base}`)
+  }
+  // The key would cross the network readable by anyone on the way.
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopbackHost(url.hostname))) {
+    throw new UsageError(
+      `WORKGRAPH_URL must use https (plain http only to a loopback address: localhost, 127.0.0.1, [::1]); got ${url.origin}.`,
+    )
   }
   await runStdioBridge({
     url,

@@ -10,6 +10,11 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** The route changes something: it spends the write budget and honours Idempotency-Key. */
     write?: boolean
+    /**
+     * The route spends the budgets itself, once per call its request carries (`/mcp`: each
+     * JSON-RPC message); a request refused before its handler counts as one read.
+     */
+    ratedPerCall?: boolean
   }
 }
 
@@ -33,18 +38,37 @@ export function installRateLimits(app: FastifyInstance, deps: RateLimitDeps): vo
   app.addHook('onClose', () => deps.store.close())
   app.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
     const auth = request.authentication
-    if (!auth) return
+    if (!auth || request.routeOptions.config.ratedPerCall) return
     // A dry run changes nothing: it is a read (the hook has not checked its flag yet; only an
     // exact `true` counts, anything else will be refused or written).
     const kind: RateLimitKind =
       request.routeOptions.config.write && !isDryRun(request) ? 'write' : 'read'
     const spent = await spendBudget(deps, auth, kind)
-    reply.header('ratelimit-limit', String(spent.limit))
-    reply.header('ratelimit-remaining', String(spent.remaining))
-    reply.header('ratelimit-reset', String(spent.reset))
-    reply.header('ratelimit-policy', `${spent.limit};w=60`)
+    reportBudget(reply, spent)
     if (spent.exceeded) throw spent.exceeded
   })
+  // A route rated per call spends nothing for a request its handler never saw (a body that does
+  // not parse, a refused Origin): that request is one read, so refusals are not free either.
+  app.addHook('onRoute', (route) => {
+    if (!route.config?.ratedPerCall) return
+    const hooks = route.onSend === undefined ? [] : [route.onSend].flat()
+    route.onSend = [
+      ...hooks,
+      async (request: FastifyRequest, reply: FastifyReply) => {
+        const auth = request.authentication
+        if (!auth || reply.hasHeader('ratelimit-limit')) return
+        reportBudget(reply, await spendBudget(deps, auth, 'read'))
+      },
+    ]
+  })
+}
+
+/** Sets the `RateLimit-*` headers of a budget as spending left it. */
+export function reportBudget(reply: FastifyReply, spent: SpentBudget): void {
+  reply.header('ratelimit-limit', String(spent.limit))
+  reply.header('ratelimit-remaining', String(spent.remaining))
+  reply.header('ratelimit-reset', String(spent.reset))
+  reply.header('ratelimit-policy', `${spent.limit};w=60`)
 }
 
 /** What spending one request of a budget left: the numbers of the `RateLimit-*` headers. */
@@ -58,9 +82,8 @@ export interface SpentBudget {
 }
 
 /**
- * Counts one request against the caller's read or write budget of this minute. Routes spend it
- * in the hook above; an MCP write tool spends the write budget when it is called, since one
- * `/mcp` request may read or write.
+ * Counts one request (or, on a route rated per call, one call) against the caller's read or write
+ * budget of this minute. Routes spend it in the hook above; `/mcp` spends it for each message.
  */
 export async function spendBudget(
   deps: RateLimitDeps,

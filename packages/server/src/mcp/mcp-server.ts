@@ -1,8 +1,10 @@
-import { fromJsonSchema, McpServer } from '@modelcontextprotocol/server'
+import { type CallToolResult, fromJsonSchema, McpServer } from '@modelcontextprotocol/server'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
+import { toProblem } from '../http/error-handling.ts'
 import { jsonBodyAjv } from '../http/validators.ts'
 import type { McpSession } from './mcp-session.ts'
 import type { ToolDefinition } from './tool-definition.ts'
+import { toolError } from './tool-result.ts'
 import { TOOLS } from './tools/index.ts'
 
 /** Instructions every client receives with the server's description. */
@@ -38,8 +40,27 @@ export function buildMcpServer(session: McpSession, version: string): McpServer 
         outputSchema: fromJsonSchema<Record<string, unknown>>(tool.output, validator),
         annotations: tool.annotations,
       },
-      (args) => tool.run(session, args),
+      (args) => runTool(session, tool, args),
     )
   }
   return server
+}
+
+/**
+ * Runs a tool; an unexpected failure (a bug, a dependency that throws) reaches the client only as
+ * the problem `/v1` would answer (a 500 naming the request id, or a 503 when the database is
+ * away), never as its message or stack, and the log gets the error itself.
+ */
+async function runTool(
+  session: McpSession,
+  tool: ToolDefinition,
+  args: Record<string, unknown>,
+): Promise<CallToolResult> {
+  try {
+    return await tool.run(session, args)
+  } catch (error) {
+    const problem = toProblem(error)
+    if (problem.status >= 500) session.log.error({ err: error, tool: tool.name }, 'tool failed')
+    return toolError(problem, session.origin.requestId)
+  }
 }

@@ -1,7 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { auditActorOf } from '../audit/audit-actor.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
-import { spendBudget } from '../http/rate-limit.ts'
 import type { DryRunAnswer } from '../writes/dry-run.ts'
 import { idempotencyKeyOf, requestFingerprint } from '../writes/idempotency-key.ts'
 import { runWrite } from '../writes/run-write.ts'
@@ -24,8 +23,9 @@ export interface McpWriteRequest<Input> {
 
 /**
  * The MCP face of the write path: the same `runWrite` as REST, so a tool's write has the same
- * validation, activity, audit entry (marked `via: mcp`), outbox event and idempotency; it spends
- * the token's write budget like a REST write. Failures come back as tool errors.
+ * validation, activity, audit entry (marked `via: mcp`), outbox event and idempotency. The route
+ * charged the call to the write budget (a dry run to the read budget) before it ran. Failures
+ * come back as tool errors.
  */
 export async function mcpWrite<Input>(
   session: McpSession,
@@ -34,15 +34,6 @@ export async function mcpWrite<Input>(
   const { deps, caller } = session
   const dryRun = request.dryRun === true
   try {
-    // A dry run writes nothing: the `/mcp` request's read budget is all it spends.
-    const spent = dryRun
-      ? null
-      : await spendBudget(
-          { store: deps.rateLimits, config: deps.config, clock: deps.clock },
-          caller,
-          'write',
-        )
-    if (spent?.exceeded) throw spent.exceeded
     const outcome = await runWrite(
       deps,
       {

@@ -1,11 +1,23 @@
 import { Readable } from 'node:stream'
 import { toWebRequest } from '@modelcontextprotocol/node'
-import { createMcpHandler, validateOriginHeader } from '@modelcontextprotocol/server'
-import type { FastifyPluginAsync, FastifyReply } from 'fastify'
+import { createMcpHandler } from '@modelcontextprotocol/server'
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify'
 import { SCOPES, type Scope } from '../access/scopes.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { authenticated } from '../http/authentication.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
+import { CallBudget } from './call-budget.ts'
+import { batchRefusal } from './mcp-batch.ts'
+import {
+  costOf,
+  type ErrorAnswer,
+  invalidParams,
+  type Message,
+  RPC,
+  requestId,
+  rpcError,
+} from './mcp-messages.ts'
+import { allowedOrigins, refusesOrigin } from './mcp-origin.ts'
 import { buildMcpServer } from './mcp-server.ts'
 import type { McpSession } from './mcp-session.ts'
 import { TOOLS } from './tools/index.ts'
@@ -18,11 +30,14 @@ const SERVER_VERSION = '1.0.0'
 // What a client without a token is told to ask for: the scopes of the tools, nothing more.
 const TOOL_SCOPES = [...new Set(TOOLS.flatMap((tool) => tool.anyOfScopes))]
 
+type McpHandler = ReturnType<typeof createMcpHandler>
+
 /**
  * `/mcp`: the Model Context Protocol over Streamable HTTP, stateless, so any instance answers any
- * request. It takes the same bearer tokens as `/v1`, through the same authentication and rate
- * limits; without one it answers 401 with a challenge that leads an MCP client to the OAuth
- * server. Each request builds a server holding only the tools its token's scopes allow.
+ * request. It takes the same bearer tokens as `/v1`, through the same authentication; each
+ * JSON-RPC message is charged to the token's budgets as what it does. Without a token it answers
+ * 401 with a challenge that leads an MCP client to the OAuth server. Each message is served by a
+ * server holding only the tools its token's scopes allow.
  */
 export function mcpRoutes(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
@@ -31,48 +46,159 @@ export function mcpRoutes(deps: AppDeps): FastifyPluginAsync {
       { maxRequestBodySize: deps.config.bodyLimitBytes },
     )
     app.addHook('onClose', () => handler.close())
-    // Browsers send an Origin; a page elsewhere must not drive a signed-in client's requests.
-    const origins = [...new Set([deps.config.publicUrl, deps.config.appUrl])].map(
-      (url) => new URL(url).hostname,
-    )
+    const origins = allowedOrigins(deps.config)
     app.route({
       // Stateless: no session to stream from (GET) or end (DELETE); those are our 405.
       method: 'POST',
       url: MCP_PATH,
       schema: { hide: true },
-      config: { scopes: { anyOf: Object.keys(SCOPES) as Scope[] }, challengeScopes: TOOL_SCOPES },
-      // The SDK's own check (the one its Fastify adapter wraps), answered as a problem like
-      // every other refusal of this service.
+      config: {
+        scopes: { anyOf: Object.keys(SCOPES) as Scope[] },
+        challengeScopes: TOOL_SCOPES,
+        ratedPerCall: true,
+      },
+      // Browsers send an Origin; a page elsewhere must not drive a signed-in client's requests.
       onRequest: async (request) => {
-        const checked = validateOriginHeader(request.headers.origin, origins)
-        if (!checked.ok) throw new ProblemError('forbidden', checked.message)
+        const refusal = refusesOrigin(request.headers.origin, origins)
+        if (refusal) throw new ProblemError('forbidden', refusal)
       },
       handler: async (request, reply) => {
-        const caller = authenticated(request)
-        const userAgent = request.headers['user-agent']
-        const session: McpSession = {
-          deps,
-          caller,
-          origin: {
-            requestId: request.id,
-            ip: request.ip,
-            userAgent: typeof userAgent === 'string' ? userAgent : null,
-          },
-        }
-        const web = await toWebRequest(request.raw, request.body)
-        const response = await handler.fetch(web, {
-          authInfo: {
-            token: '',
-            clientId: caller.credential.clientId ?? caller.credential.id,
-            scopes: [...caller.credential.scopes],
-            extra: { session },
-          },
-          parsedBody: request.body,
-        })
-        return send(reply, response)
+        const exchange = new Exchange(deps, handler, request)
+        const body = request.body as Message
+        if (Array.isArray(body)) return exchange.batch(reply, body)
+        return exchange.single(reply, body)
       },
     })
   }
+}
+
+/** One `/mcp` request: its caller, its budgets, and how each of its messages is served. */
+class Exchange {
+  readonly #handler: McpHandler
+  readonly #request: FastifyRequest
+  readonly #session: McpSession
+  readonly #budget: CallBudget
+
+  constructor(deps: AppDeps, handler: McpHandler, request: FastifyRequest) {
+    const caller = authenticated(request)
+    const userAgent = request.headers['user-agent']
+    this.#handler = handler
+    this.#request = request
+    this.#session = {
+      deps,
+      caller,
+      log: request.log,
+      origin: {
+        requestId: request.id,
+        ip: request.ip,
+        userAgent: typeof userAgent === 'string' ? userAgent : null,
+      },
+    }
+    this.#budget = new CallBudget(
+      { store: deps.rateLimits, config: deps.config, clock: deps.clock },
+      caller,
+    )
+  }
+
+  /** One message: over its budget it is a 429, like any request; else the SDK's answer, streamed. */
+  async single(reply: FastifyReply, message: Message): Promise<FastifyReply> {
+    const exceeded = await this.#budget.spend(costOf(message))
+    this.#budget.report(reply)
+    if (exceeded) throw exceeded
+    const invalid = invalidParams(message)
+    if (invalid) return sendJson(reply, 200, invalid)
+    return send(reply, await this.#serve(message))
+  }
+
+  /**
+   * A batch (docs/mcp.md, "Batches"): refused whole where its protocol version has none; else
+   * each message is charged and served in turn, one over its budget answered with an error in its
+   * place, and the answers sent together as one JSON array. A batch none of whose messages fits
+   * the budget is a 429.
+   */
+  async batch(reply: FastifyReply, batch: Message[]): Promise<FastifyReply> {
+    const version = this.#request.headers['mcp-protocol-version']
+    const refusal = batchRefusal(batch, typeof version === 'string' ? version : undefined)
+    if (refusal) {
+      await this.#budget.spend('read')
+      this.#budget.report(reply)
+      return sendJson(reply, 400, rpcError(null, RPC.invalidRequest, refusal))
+    }
+    const answers: unknown[] = []
+    let refused: ProblemError | null = null
+    let served = 0
+    for (const message of batch) {
+      const exceeded = await this.#budget.spend(costOf(message))
+      if (exceeded) {
+        refused = exceeded
+        const id = requestId(message)
+        if (id !== undefined) answers.push(rateLimited(id, exceeded))
+        continue
+      }
+      served++
+      const invalid = invalidParams(message)
+      answers.push(...(invalid ? [invalid] : await answersOf(await this.#serve(message))))
+    }
+    this.#budget.report(reply)
+    if (served === 0 && refused) throw refused
+    if (answers.length === 0) return reply.code(202).send()
+    return sendJson(reply, 200, answers)
+  }
+
+  // The SDK's answer to one message, served by a server with the tools of the caller's token.
+  async #serve(message: Message): Promise<Response> {
+    const { caller } = this.#session
+    const web = await toWebRequest(this.#request.raw, message)
+    return this.#handler.fetch(web, {
+      authInfo: {
+        token: '',
+        clientId: caller.credential.clientId ?? caller.credential.id,
+        scopes: [...caller.credential.scopes],
+        extra: { session: this.#session },
+      },
+      parsedBody: message,
+    })
+  }
+}
+
+// A call refused for the budget, as an error in its place: what a 429 would have said.
+function rateLimited(id: string | number, problem: ProblemError): ErrorAnswer {
+  const retryAfter = Number(problem.extras.headers?.['retry-after'] ?? 60)
+  return rpcError(id, RPC.serverError, `Rate limited: ${problem.message}`, {
+    status: 429,
+    code: problem.code,
+    retry_after: retryAfter,
+  })
+}
+
+// The JSON-RPC answers in one of the SDK's responses to a single message (JSON or events);
+// notifications it streamed before the answer are left out, as in a JSON answer.
+async function answersOf(response: Response): Promise<unknown[]> {
+  const text = await response.text()
+  if (!text) return []
+  const payloads = response.headers.get('content-type')?.startsWith('text/event-stream')
+    ? text
+        .split('\n')
+        .filter((line) => line.startsWith('data:'))
+        .map((line) => line.slice(5).trim())
+        .filter(Boolean)
+    : [text]
+  return payloads.flatMap((payload) => {
+    try {
+      const message = JSON.parse(payload) as Record<string, unknown>
+      return 'id' in message && ('result' in message || 'error' in message) ? [message] : []
+    } catch {
+      return []
+    }
+  })
+}
+
+function sendJson(reply: FastifyReply, status: number, body: unknown): FastifyReply {
+  return reply
+    .code(status)
+    .type('application/json')
+    .serializer((payload: unknown) => JSON.stringify(payload))
+    .send(body)
 }
 
 // Sends a web Response through Fastify, so the reply keeps its hooks' headers (request id, limits).

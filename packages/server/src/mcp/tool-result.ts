@@ -1,5 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { ProblemError } from '../http/problem-catalogue.ts'
+import { safeLine } from '../lib/safe-text.ts'
 import { fitsInTokens } from '../lib/token-budget.ts'
 
 /**
@@ -25,13 +26,18 @@ export function toolResult(answer: ToolAnswer): CallToolResult {
 
 /**
  * A failed call as a tool result the model can read and act on: the problem's code and detail,
- * each invalid field, and when to retry. Failures are results, not protocol errors, so that an
- * agent sees why (MCP's convention for errors a model can correct).
+ * each invalid field, and when to retry; a failure of ours (5xx) names the request, as `/v1`'s
+ * problems do. Failures are results, not protocol errors, so that an agent sees why (MCP's
+ * convention for errors a model can correct). Anything but a ProblemError is rethrown: the tool's
+ * runner answers it without its message (mcp-server.ts).
  */
-export function toolError(error: unknown): CallToolResult {
+export function toolError(error: unknown, requestId: string | null = null): CallToolResult {
   if (!(error instanceof ProblemError)) throw error
-  const lines = [`Error ${error.status} ${error.code}: ${error.message}`]
-  for (const field of error.extras.errors ?? []) lines.push(`- ${field.path}: ${field.message}`)
+  const request = error.status >= 500 && requestId ? ` (request ${requestId})` : ''
+  const lines = [`Error ${error.status} ${error.code}: ${safeLine(error.message)}${request}`]
+  for (const field of error.extras.errors ?? []) {
+    lines.push(`- ${safeLine(field.path)}: ${safeLine(field.message)}`)
+  }
   if (error.extras.required_scopes) {
     lines.push(`Required scopes: ${error.extras.required_scopes.join(', ')}`)
   }

@@ -4,6 +4,7 @@ import { READ_SCOPE_OF_TYPE } from '../access/scopes.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { bindingOf, readCursor } from '../http/paging.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
+import { safeLine } from '../lib/safe-text.ts'
 import { packSearch } from './pack-search.ts'
 import {
   isTaskNoun,
@@ -76,7 +77,7 @@ export async function runSearch(
     const project = await resolveProjectName(deps.db, visibility, question.project.words)
     if (project) {
       values.project_id = project.id
-      projectName = project.name
+      projectName = safeLine(project.name)
       // The words named the project: they filter, so they no longer need to match.
       const named = new Set(question.project.words.split(/\s+/))
       terms = terms.filter((term) => !named.has(term.text))
@@ -92,12 +93,13 @@ export async function runSearch(
   const applied: Static<typeof AppliedFilters> = {
     ...values,
     ...(projectName ? { project_name: projectName } : {}),
-    ...(unresolvedProject ? { project: unresolvedProject } : {}),
+    ...(unresolvedProject ? { project: safeLine(unresolvedProject) } : {}),
   }
   const interpreted: Static<typeof Interpreted> = {
-    words: terms.map((term) => term.text),
-    ...(question.phrases.length > 0 ? { phrases: question.phrases } : {}),
-    ...(question.excluded.length > 0 ? { excluded: question.excluded } : {}),
+    // The question's own words are echoed by the same rule as the workspace's text.
+    words: terms.map((term) => safeLine(term.text)),
+    ...(question.phrases.length > 0 ? { phrases: question.phrases.map(safeLine) } : {}),
+    ...(question.excluded.length > 0 ? { excluded: question.excluded.map(safeLine) } : {}),
     filters: applied,
     types,
   }

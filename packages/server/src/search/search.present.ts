@@ -1,6 +1,7 @@
 import type { Static } from 'typebox'
 import { type CharRange, quoteRange } from '../lib/quote-range.ts'
 import type { ResourceUrls } from '../lib/resource-urls.ts'
+import { escapeMarkdown, plainLine, safeLine, safeText } from '../lib/safe-text.ts'
 import type { SearchRow } from './search.queries.ts'
 import type { SearchHit, SearchType } from './search.schemas.ts'
 
@@ -17,28 +18,31 @@ const SNIPPET_CHARS = 240
 
 /**
  * A hit as the API shows it, each text once: the citation names the field the query matched and
- * quotes it only when the quote would differ from both the title and the snippet.
+ * quotes it only when the quote would differ from both the title and the snippet. People's text
+ * is shown by the one rule (lib/safe-text.ts); the range locates it in the field as stored.
  */
 export function presentHit(row: SearchRow, urls: ResourceUrls): Static<typeof SearchHit> {
-  const snippet = clip(row.snippet.replace(/\s+/g, ' ').trim(), SNIPPET_CHARS)
+  const snippet = clip(plainLine(row.snippet), SNIPPET_CHARS)
+  const title = plainLine(row.title)
   const field = row.title_matched ? 'title' : BODY_FIELD[row.type]
   const updatedAt = row.updated_at.toISOString()
-  const cited = citation(field, field === 'title' ? row.title : snippet, row.title, snippet)
+  const cited = citation(field, field === 'title' ? title : snippet, title, snippet)
   return {
     id: row.id,
     type: row.type,
-    title: row.title,
-    ...(row.type === 'canvas' ? { summary: row.canvas_summary ?? '' } : {}),
+    title: escapeMarkdown(title),
+    ...(row.type === 'canvas' ? { summary: safeText(row.canvas_summary ?? '') } : {}),
     ...(row.type === 'task' ? { due: row.task_due } : {}),
     url: urls.url,
-    snippet,
-    path: row.path.join(' › '),
+    snippet: escapeMarkdown(snippet),
+    path: row.path.map(safeLine).join(' › '),
     score: Math.round(row.rank * 1e6) / 1e6,
     updated_at: updatedAt,
     citation: {
-      ...cited,
+      field: cited.field,
+      ...(cited.quote === undefined ? {} : { quote: escapeMarkdown(cited.quote) }),
       updated_at: updatedAt,
-      range: citedRange(row, field, cited.quote ?? (field === 'title' ? row.title : snippet)),
+      range: citedRange(row, field, cited.quote ?? (field === 'title' ? title : snippet)),
     },
   }
 }
@@ -65,7 +69,9 @@ export function citation(
 // At most `max` characters, cut at a word boundary and marked.
 function clip(text: string, max: number): string {
   if (text.length <= max) return text
-  const cut = text.slice(0, max - 1)
+  const cut = Array.from(text)
+    .slice(0, max - 1)
+    .join('')
   const space = cut.lastIndexOf(' ')
   return `${(space > max / 2 ? cut.slice(0, space) : cut).trimEnd()}…`
 }

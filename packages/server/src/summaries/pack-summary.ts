@@ -1,10 +1,12 @@
 import { quoteRange } from '../lib/quote-range.ts'
+import { quoted as inQuotes, safeLine, safeText } from '../lib/safe-text.ts'
 import { countTokens, cutToTokens, ENCODING, serializeWithBudget } from '../lib/token-budget.ts'
 import type { SummaryBody } from './summary.schemas.ts'
 import {
   type Piece,
   type Quoted,
   quote,
+  quoteLine,
   type SourceRef,
   type SummaryBuilder,
 } from './summary-builder.ts'
@@ -105,10 +107,10 @@ function render(
     return sources.length
   }
   const quoted: SummaryBody['quotes'] = []
-  const cite = (piece: Quoted, shown: string) => {
+  const cite = (piece: Quoted, line: string) => {
     if (!piece.origin) return
     const { id, updated_at, field } = piece.origin
-    quoted.push({ id, updated_at, field, range: quoteRange(piece.quote, shown.slice(1, -1)) })
+    quoted.push({ id, updated_at, field, range: quoteRange(piece.quote, line) })
   }
   const sentences: string[] = []
   builder.statements.slice(0, detail.statements).forEach((statement, i) => {
@@ -122,15 +124,19 @@ function render(
   return {
     id: header.id,
     type: header.type,
-    title: header.title,
+    title: safeLine(header.title),
     ...(detail.url ? { url: header.url } : {}),
     as_of: header.as_of,
     text: sentences.join(' '),
-    facts: Object.fromEntries(builder.facts.slice(0, detail.facts)),
+    facts: Object.fromEntries(
+      builder.facts
+        .slice(0, detail.facts)
+        .map(([name, value]) => [name, typeof value === 'string' ? safeLine(value) : value]),
+    ),
     sources: sources.map(({ id, type, title, url, updated_at }) => ({
       id,
       type,
-      title,
+      title: safeLine(title),
       url,
       updated_at,
     })),
@@ -142,19 +148,20 @@ function render(
 }
 
 // A piece in words; `numberOf` gives a named resource its marker (undefined: names only), and
-// `cite` hears of each quote shown.
+// `cite` hears of each quote shown (as its line, before quotation marks and escapes). Template
+// words may hold people's values (a unit, a session): they go through the rule too.
 function words(
   piece: Piece,
   quotes: boolean,
   numberOf: ((ref: SourceRef) => number) | undefined,
-  cite?: (piece: Quoted, shown: string) => void,
+  cite?: (piece: Quoted, line: string) => void,
 ): string {
-  if (typeof piece === 'string') return piece
+  if (typeof piece === 'string') return safeText(piece)
   if ('quote' in piece) {
     if (!quotes) return ''
-    const shown = quote(piece.quote, piece.max)
-    cite?.(piece, shown)
-    return `${piece.lead}${shown}`
+    const line = quoteLine(piece.quote, piece.max)
+    cite?.(piece, line)
+    return `${piece.lead}${inQuotes(line)}`
   }
   const mark = numberOf ? ` [${numberOf(piece.ref)}]` : ''
   return piece.bare ? mark : `${quote(piece.ref.title)}${mark}`
@@ -191,7 +198,7 @@ function cutToFit(header: SummaryHeader, builder: SummaryBuilder, maxTokens: num
   if (!largestFitting(room, withMarkers, over)) largestFitting(room, withoutMarkers, over)
   if (over()) Object.assign(body, { text: '', sources: [] })
   for (let left = maxTokens - size({ ...body, title: '' }, maxTokens); over() && left > 1; left--)
-    body.title = cutToTokens(header.title, left).text
+    body.title = cutToTokens(safeLine(header.title), left).text
   if (over()) body.title = ''
   return body
 }

@@ -1,3 +1,5 @@
+import { quoted as inQuotes, plainLine } from '../lib/safe-text.ts'
+
 /** A resource a statement names, which becomes one of the summary's sources. */
 export interface SourceRef {
   id: string
@@ -130,17 +132,27 @@ export function quotedField(
 const QUOTE_CHARS = 240
 
 /**
- * People's text as data: on one line, in quotation marks, cut at a sentence boundary. It is
- * never phrased as an instruction and never left unquoted, whatever it says.
+ * People's text as data: on one line, in quotation marks, cut at a sentence boundary, by the one
+ * rule for people's text (lib/safe-text.ts). It is never phrased as an instruction and never left
+ * unquoted, whatever it says.
  */
 export function quote(text: string, max = QUOTE_CHARS): string {
-  const flat = text.replace(/\s+/g, ' ').trim()
-  if (flat.length <= max) return `“${flat}”`
-  const cut = flat.slice(0, max)
+  return inQuotes(quoteLine(text, max))
+}
+
+/**
+ * What `quote` shows of `text`, before the quotation marks and escapes: on one line, without the
+ * characters answers never show, cut at a sentence boundary and ending in `…` when cut. A
+ * citation's range locates this line in the field.
+ */
+export function quoteLine(text: string, max = QUOTE_CHARS): string {
+  const flat = plainLine(text)
+  if (flat.length <= max) return flat
+  const cut = Array.from(flat).slice(0, max).join('')
   const sentenceEnd = Math.max(cut.lastIndexOf('. '), cut.lastIndexOf('! '), cut.lastIndexOf('? '))
   const wordEnd = cut.lastIndexOf(' ')
-  const end = sentenceEnd > max / 3 ? sentenceEnd + 1 : wordEnd > 0 ? wordEnd : max
-  return `“${cut.slice(0, end).trimEnd()}…”`
+  const end = sentenceEnd > max / 3 ? sentenceEnd + 1 : wordEnd > 0 ? wordEnd : cut.length
+  return `${cut.slice(0, end).trimEnd()}…`
 }
 
 /** A plain list in prose: "a", "a and b", "a, b and c". */

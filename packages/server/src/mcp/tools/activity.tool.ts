@@ -4,7 +4,7 @@ import { createdPosition } from '../../db/keyset.ts'
 import { ACTIVITY_VERBS } from '../../db/tables/activity.table.ts'
 import { bindingOf, readCursor } from '../../http/paging.ts'
 import { requireVisible } from '../../http/require-visible.ts'
-import { sourceLine } from '../markdown.ts'
+import { inline, sourceLine } from '../markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
 import { Cursor, MaxTokens, NextCursor, Ref } from './tool-schemas.ts'
@@ -61,7 +61,7 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
         return {
           id: row.id,
           type: 'activity',
-          title: `${row.verb.replace('.', ' ')}${subject ? `: ${row.subject_title}` : ''}`,
+          title: inline(`${row.verb.replace('.', ' ')}${subject ? `: ${row.subject_title}` : ''}`),
           url: subject
             ? deps.urls.resource(ws, row.subject_type, row.subject_id).url
             : deps.urls.resource(ws, 'activity', row.id).url,

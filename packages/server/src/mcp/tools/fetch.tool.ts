@@ -2,7 +2,7 @@ import Type from 'typebox'
 import { READ_SCOPE_OF_ID_KIND } from '../../access/scopes.ts'
 import { notFound } from '../../http/problem-catalogue.ts'
 import { type SummaryBody, summarizeResource } from '../../summaries/run-summary.ts'
-import { data, link, sourceLine } from '../markdown.ts'
+import { data, inline, link, sourceLine } from '../markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
 import { fitBoth } from './fit-both.ts'
@@ -51,8 +51,12 @@ export const fetchTool: ToolDefinition<{ id: string; max_tokens?: number }> = {
 function render(body: SummaryBody): string {
   const heading = body.url ? link(body.title, body.url) : data(body.title, 120)
   const lines = [`# ${heading} (${body.type} ${body.id})`]
+  // The summary's text went through the rule for people's text when it was composed; its [n]
+  // markers are the summary's own.
   if (body.text) lines.push('', body.text)
-  const facts = Object.entries(body.facts).map(([name, value]) => `${name}: ${String(value)}`)
+  const facts = Object.entries(body.facts).map(
+    ([name, value]) => `${name}: ${inline(String(value))}`,
+  )
   if (facts.length > 0) lines.push('', `Facts: ${facts.join('; ')}.`)
   if (body.sources.length > 0) lines.push('', 'Sources:')
   for (const [i, source] of body.sources.entries()) {

@@ -4,7 +4,7 @@ import { TASK_STATUSES } from '../../graph/tasks/tasks.schemas.ts'
 import { bindingOf, readCursor } from '../../http/paging.ts'
 import { ProblemError } from '../../http/problem-catalogue.ts'
 import { requireVisible } from '../../http/require-visible.ts'
-import { sourceLine } from '../markdown.ts'
+import { inline, sourceLine } from '../markdown.ts'
 import type { McpSession } from '../mcp-session.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
@@ -90,7 +90,7 @@ async function listItems(session: McpSession, args: ListArgs) {
   const after = readCursor(deps.cursors, args.cursor, binding)
   const limit = args.limit ?? 20
   const rows = await source.load(session, filters, after, limit)
-  const page = rows.slice(0, limit)
+  const page = rows.slice(0, limit).map(shown)
   const cursorAfter = (item: ListItem | undefined) =>
     item ? deps.cursors.encode(item.position, binding) : null
   return packItems(page, args.max_tokens ?? TOOL_BUDGET.default, (shown, cut) => {
@@ -113,6 +113,15 @@ async function listItems(session: McpSession, args: ListArgs) {
       },
     }
   })
+}
+
+// An item as both faces show it: its title and text facts by the rule for people's text.
+function shown(item: ListItem): ListItem {
+  const facts = Object.entries(item.facts).map(([name, value]) => [
+    name,
+    typeof value === 'string' ? inline(value) : value,
+  ])
+  return { ...item, title: inline(item.title), facts: Object.fromEntries(facts) }
 }
 
 // A filter or status that does not apply to the listed type would otherwise be ignored, and the

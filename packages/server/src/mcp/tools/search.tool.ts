@@ -2,7 +2,7 @@ import Type from 'typebox'
 import { READ_SCOPE_OF_TYPE } from '../../access/scopes.ts'
 import { runSearch, type SearchAnswer, type SearchRequest } from '../../search/run-search.ts'
 import { SEARCH_TYPES, SearchFilters } from '../../search/search.schemas.ts'
-import { data, sourceLine } from '../markdown.ts'
+import { data, inline, sourceLine } from '../markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
 import { fitBoth } from './fit-both.ts'
@@ -58,9 +58,10 @@ export const searchTool: ToolDefinition<SearchArgs> = {
 function render(query: string, body: SearchAnswer): string {
   const lines = [`# Search: ${data(query, 120)}`]
   const { words, filters } = body.interpreted
-  const applied = Object.entries(filters).map(([name, value]) => `${name} ${String(value)}`)
+  const applied = Object.entries(filters).map(([name, value]) => `${name} ${inline(String(value))}`)
+  const searched = words.length > 0 ? words.map(inline).join(', ') : 'anything'
   lines.push(
-    `Searched for ${words.length > 0 ? words.join(', ') : 'anything'}${applied.length > 0 ? `; filters: ${applied.join('; ')}` : ''}.`,
+    `Searched for ${searched}${applied.length > 0 ? `; filters: ${applied.join('; ')}` : ''}.`,
   )
   for (const [i, hit] of body.results.entries()) {
     const facts = [

@@ -31,7 +31,8 @@ export const NextCursor = Type.Union([Type.String(), Type.Null()])
  */
 export function terse<T extends TSchema>(schema: T): T {
   return JSON.parse(JSON.stringify(schema), (key, value) =>
-    key === 'description' ? undefined : value,
+    // A property may be called `description` too (a task's): only the annotation goes.
+    key === 'description' && typeof value === 'string' ? undefined : value,
   )
 }
 

@@ -3,7 +3,7 @@ import type { Scope } from '../../access/scopes.ts'
 import { listPeople, listTeams } from '../../graph/people/people.queries.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
 import { findWorkspace } from '../../graph/workspace/workspace.queries.ts'
-import { link, sourceLine } from '../markdown.ts'
+import { inline, link, sourceLine } from '../markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { packItems, TOOL_BUDGET, toolResult } from '../tool-result.ts'
 import { MaxTokens, Ref } from './tool-schemas.ts'
@@ -54,25 +54,29 @@ export const workspaceTool: ToolDefinition<{ max_tokens?: number }> = {
       ...projects.slice(0, MAX_LISTED).map((p) => ({
         id: p.id,
         type: 'project',
-        title: p.name,
+        title: inline(p.name),
         url: deps.urls.resource(ws, 'project', p.id).url,
         status: p.status,
       })),
       ...teams.slice(0, MAX_LISTED).map((t) => ({
         id: t.id,
         type: 'team',
-        title: t.name,
+        title: inline(t.name),
         url: deps.urls.resource(ws, 'team', t.id).url,
       })),
     ]
     const today = deps.clock.now().toISOString().slice(0, 10)
-    const me = { id: principal.actorId, kind: principal.actorKind, name: person?.name ?? null }
+    const me = {
+      id: principal.actorId,
+      kind: principal.actorKind,
+      name: person ? inline(person.name) : null,
+    }
     const scopes = [...credential.scopes].sort()
     const home = workspace
       ? {
           id: workspace.id,
           type: 'workspace',
-          title: workspace.name,
+          title: inline(workspace.name),
           url: deps.urls.workspace(ws).url,
         }
       : null

@@ -6,7 +6,7 @@ import { CreateCheckinBody } from '../../graph/okrs/okr-parts.schemas.ts'
 import { completeTask, createTask } from '../../graph/tasks/tasks.commands.ts'
 import { CreateTaskBody } from '../../graph/tasks/tasks.schemas.ts'
 import { Nullable } from '../../http/schemas.ts'
-import { data, link } from '../markdown.ts'
+import { data, inline, link } from '../markdown.ts'
 import { mcpWrite } from '../mcp-write.ts'
 import { ADDITIVE, IDEMPOTENT_WRITE, type ToolDefinition } from '../tool-definition.ts'
 import { DryRun, IdempotencyKey, Ref, terse } from './tool-schemas.ts'
@@ -146,10 +146,10 @@ export const okrCheckinTool: ToolDefinition<Keyed<Static<typeof CreateCheckinBod
         const kr = checkin.key_result as Record<string, unknown>
         const progress = Number(kr.progress)
         return {
-          markdown: `Checked in ${checkin.value} ${kr.unit} on key result ${link(String(kr.title), String(kr.url))} (target ${kr.target}; ${Math.round(progress * 100)} % of the way)${replayNote(replayed)}.`,
+          markdown: `Checked in ${checkin.value} ${inline(String(kr.unit))} on key result ${link(String(kr.title), String(kr.url))} (target ${kr.target}; ${Math.round(progress * 100)} % of the way)${replayNote(replayed)}.`,
           structured: {
             ...pick(checkin, ['id', 'type', 'url', 'value'], replayed),
-            title: String(kr.title),
+            title: inline(String(kr.title)),
             progress,
           },
         }
@@ -158,11 +158,13 @@ export const okrCheckinTool: ToolDefinition<Keyed<Static<typeof CreateCheckinBod
   },
 }
 
-// The named fields of a record, and whether the answer is a replay.
+// The named fields of a record (its title by the rule for people's text), and whether the
+// answer is a replay.
 function pick(
   record: Record<string, unknown>,
   fields: string[],
   replayed: boolean,
 ): Record<string, unknown> {
-  return { ...Object.fromEntries(fields.map((f) => [f, record[f] ?? null])), replayed }
+  const value = (f: string) => (f === 'title' ? inline(String(record[f])) : (record[f] ?? null))
+  return { ...Object.fromEntries(fields.map((f) => [f, value(f)])), replayed }
 }
