@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, beforeEach, test } from 'node:test'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
-import { startSession } from '../src/web/web-session.ts'
 import { WebhookDispatcher } from '../src/webhooks/webhook-dispatcher.ts'
 import {
   ALL_READ_SCOPES,
@@ -10,6 +9,7 @@ import {
   smallBundle,
   tokenOf,
 } from './harness/bundles.ts'
+import { submitDashboardForm } from './harness/dashboard-form.ts'
 import { type Receiver, reply, startReceiver } from './harness/receiver.ts'
 import { allPages, client, startTestApp, type TestApp } from './harness/test-app.ts'
 
@@ -179,30 +179,15 @@ test('changing an endpoint binds it to the credential that changed it, within wh
 })
 
 // Submits the dashboard's workspace-token form as a signed-in person; the page's status.
-async function mintOnDashboard(person: string, fields: [string, string][]): Promise<number> {
-  const value = await startSession(t.db.db, {
-    workspaceId: ws.workspace_id,
-    personId: id(person),
-    now: t.clock.now(),
-  })
-  const headers = { cookie: `workgraph_session=${value}` }
-  const page = await t.app.inject({ method: 'GET', url: '/settings/tokens', headers })
-  if (page.statusCode !== 200) return page.statusCode
-  const hidden = (name: string) =>
-    new RegExp(`name="${name}" value="([^"]+)"`).exec(page.body)?.[1] ?? ''
-  const form = new URLSearchParams([
-    ['csrf', hidden('csrf')],
-    ['form_key', hidden('form_key')],
-    ...fields,
-  ])
-  const posted = await t.app.inject({
-    method: 'POST',
-    url: '/settings/tokens',
-    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: form.toString(),
-  })
-  return posted.statusCode
-}
+const mintOnDashboard = async (person: string, fields: [string, string][]) =>
+  (
+    await submitDashboardForm(
+      t,
+      { workspaceId: ws.workspace_id, personId: id(person) },
+      '/settings/tokens',
+      fields,
+    )
+  ).status
 
 const integrationTokens = () =>
   t.db.db

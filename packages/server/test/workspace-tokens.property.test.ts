@@ -2,8 +2,8 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import fc from 'fast-check'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
-import { startSession } from '../src/web/web-session.ts'
 import { ALL_READ_SCOPES, importOk } from './harness/bundles.ts'
+import { submitDashboardForm } from './harness/dashboard-form.ts'
 import type { World } from './harness/oracle.ts'
 import { World as Oracle } from './harness/oracle.ts'
 import { PROPERTY_RUNS, PROPERTY_SETTINGS } from './harness/property-settings.ts'
@@ -28,30 +28,17 @@ async function mint(
   person: string,
   integration: string,
 ): Promise<string | number> {
-  const value = await startSession(t.db.db, {
-    workspaceId: result.workspace_id,
-    personId: result.ids[person] as string,
-    now: t.clock.now(),
-  })
-  const headers = { cookie: `workgraph_session=${value}` }
-  const page = await t.app.inject({ method: 'GET', url: '/settings/tokens', headers })
-  if (page.statusCode !== 200) return page.statusCode
-  const hidden = (name: string) =>
-    new RegExp(`name="${name}" value="([^"]+)"`).exec(page.body)?.[1] ?? ''
-  const form = new URLSearchParams([
-    ['csrf', hidden('csrf')],
-    ['form_key', hidden('form_key')],
-    ['name', `${person} for ${integration}`],
-    ['integration', result.ids[integration] as string],
-    ...ALL_READ_SCOPES.map((scope) => ['scopes', scope] as [string, string]),
-  ])
-  const posted = await t.app.inject({
-    method: 'POST',
-    url: '/settings/tokens',
-    headers: { ...headers, 'content-type': 'application/x-www-form-urlencoded' },
-    payload: form.toString(),
-  })
-  if (posted.statusCode !== 201) return posted.statusCode
+  const posted = await submitDashboardForm(
+    t,
+    { workspaceId: result.workspace_id, personId: result.ids[person] as string },
+    '/settings/tokens',
+    [
+      ['name', `${person} for ${integration}`],
+      ['integration', result.ids[integration] as string],
+      ...ALL_READ_SCOPES.map((scope) => ['scopes', scope] as [string, string]),
+    ],
+  )
+  if (posted.status !== 201) return posted.status
   const secret = /wg_wst_[A-Za-z0-9_-]+/.exec(posted.body)?.[0]
   assert.ok(secret, 'the page shows the secret once')
   return secret
