@@ -52,17 +52,18 @@ export function webPlugin(deps: AppDeps) {
 }
 
 /**
- * The HTML 404 of a browser's GET on a path that is not the API's, or null to leave the request to
- * the API's problem+json 404. The page is the one hidden ids get.
+ * The HTML 404 of a browser's GET on a path that is not the API's: true once it is sent, false to
+ * leave the request to the API's problem+json 404. The page is the one hidden ids get.
  */
 export function webNotFound(deps: AppDeps) {
   const cookies = webCookies(deps.config.publicUrl)
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | null> => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return null
-    if (API_PATHS.test(request.url)) return null
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return false
+    if (API_PATHS.test(request.url)) return false
     // Browsers ask for text/html when they navigate; API clients (curl's */*) keep problem+json.
-    if (!(request.headers.accept ?? '').includes('text/html')) return null
+    if (!(request.headers.accept ?? '').includes('text/html')) return false
     const web = await loadWebContext(deps, cookies, request).catch(() => null)
-    return sendPage(reply, 404, notFoundPage(web))
+    sendPage(reply, 404, notFoundPage(web))
+    return true
   }
 }
