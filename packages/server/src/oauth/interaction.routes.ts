@@ -117,8 +117,7 @@ export function interactionRoutes(input: InteractionDeps) {
         reply.header('retry-after', '60')
         return signInPage(reply, 429, interaction, client.name, { email, error: TOO_MANY })
       }
-      const matches =
-        email && password ? await matchSignIn(deps.db, email, password, client.workspaceId) : []
+      const matches = await matchSignIn(deps.db, email, password, client.workspaceId)
       const [only] = matches
       if (!only)
         return signInPage(reply, 401, interaction, client.name, { email, error: WRONG_SIGN_IN })

@@ -50,7 +50,7 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
         reply.header('retry-after', '60')
         return showForm(request, reply, 429, { returnTo, email, error: TOO_MANY })
       }
-      const matches = email && password ? await matchSignIn(deps.db, email, password, null) : []
+      const matches = await matchSignIn(deps.db, email, password, null)
       const [only] = matches
       if (!only) return showForm(request, reply, 401, { returnTo, email, error: WRONG })
       if (matches.length === 1) return signIn(request, reply, only, returnTo)
