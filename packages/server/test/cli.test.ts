@@ -199,7 +199,7 @@ test('user set-password reads stdin; oauth-client create registers public and co
   } finally {
     await before.close()
   }
-  // Alice is a person of the two imported workspaces: the email gets one password in both.
+  // Alice is a person of every workspace imported: the email gets one password in all of them.
   const done = await setPassword(['--email', 'Alice@Example.test'], 'a long passphrase\n')
   assert.equal(done.code, 0, done.stderr)
   assert.ok(!done.stdout.includes('a long passphrase'))
@@ -219,7 +219,7 @@ test('user set-password reads stdin; oauth-client create registers public and co
       .select('password_hash')
       .where('email', '=', 'alice@example.test')
       .execute()
-    assert.equal(people.length, 2)
+    assert.ok(people.length >= 2, 'the imports of this file made Alice several times')
     assert.equal(new Set(people.map((person) => person.password_hash)).size, 1, 'one hash')
     assert.ok(await verifyPassword('a long passphrase', people[0]?.password_hash as string))
   } finally {
