@@ -96,6 +96,15 @@ export async function withAxe(context: BrowserContext): Promise<BrowserContext> 
  * (`withAxe`).
  */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  return axeViolations(page, ['serious', 'critical'])
+}
+
+/** As `seriousViolations`, for every impact: minor and moderate ones too. */
+export async function allViolations(page: Page): Promise<string[]> {
+  return axeViolations(page, ['minor', 'moderate', 'serious', 'critical'])
+}
+
+async function axeViolations(page: Page, impacts: readonly string[]): Promise<string[]> {
   // A click that navigates returns once the next page starts loading; injecting then can find a
   // document with no head yet (seen once in CI), so wait for the page to be whole.
   await page.waitForLoadState('load')
@@ -107,7 +116,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     return result.violations as AxeViolation[]
   })
   return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .filter((v) => impacts.includes(v.impact ?? ''))
     .map(
       (v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`,
     )
