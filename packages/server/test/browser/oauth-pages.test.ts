@@ -171,6 +171,15 @@ test('sign-in, then the choice of workspace, then consent; Deny sends access_den
     new RegExp(`form-action 'self' ${new URL(app.url).origin}(;|$)`),
   )
   assert.equal(headers['x-frame-options'], 'DENY')
+  // The interaction's cookies, which the forms' token is bound to, never go with another site's form.
+  const interactionCookies = (await context.cookies()).filter((c) =>
+    c.name.startsWith('_interaction'),
+  )
+  assert.ok(interactionCookies.length > 0)
+  for (const cookie of interactionCookies) {
+    assert.equal(cookie.sameSite, 'Lax', cookie.name)
+    assert.equal(cookie.httpOnly, true, cookie.name)
+  }
   assert.equal(await page.getByRole('heading', { level: 1 }).textContent(), 'Sign in')
   await checkPage(page, 'sign-in')
 
