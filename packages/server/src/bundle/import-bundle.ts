@@ -2,6 +2,7 @@ import type { Insertable, Kysely } from 'kysely'
 import { syncResourceIndex } from '../access/resource-index.ts'
 import type { Database } from '../db/database.ts'
 import { hashPassword } from '../lib/password.ts'
+import { emailKey, emailPasswordHashes } from '../oauth/email-passwords.ts'
 import { type BundlePlan, type IdMaker, type ImportSecrets, planImport } from './bundle-plan.ts'
 import type { Problem } from './schema-problems.ts'
 import { validateBundle } from './validate-bundle.ts'
@@ -96,17 +97,7 @@ export async function writeImport(
   plan: BundlePlan,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
-  if (plan.passwords.size > 0) options.onPhase?.('hashing passwords')
-  const hashes = new Map(
-    await Promise.all(
-      [...plan.passwords].map(
-        async ([id, password]) => [id, await hashPassword(password)] as const,
-      ),
-    ),
-  )
-  for (const person of plan.tables.people ?? [])
-    person.password_hash = hashes.get(person.id) ?? null
-
+  await givePasswords(db, plan, options)
   const changes = numberChanges(plan.tables.activity ?? [])
   const total = TABLE_ORDER.reduce((sum, table) => sum + (plan.tables[table]?.length ?? 0), 0)
   let done = 0
@@ -136,6 +127,29 @@ export async function writeImport(
     await syncResourceIndex(trx, plan.workspaceId, { all: true })
   })
   return { workspace_id: plan.workspaceId, ids: plan.ids, ...plan.secrets }
+}
+
+/**
+ * Sets the password hash of each imported person the bundle gives a password. An email has one
+ * password across the server (oauth/email-passwords.ts): a person whose email already signs in
+ * elsewhere takes that password, and the bundle's is not used, so that a bundle can never change
+ * how someone signs in to another workspace. Only new emails are hashed.
+ */
+async function givePasswords(db: Kysely<Database>, plan: BundlePlan, options: ImportOptions) {
+  const people = (plan.tables.people ?? []).filter((person) => plan.passwords.has(person.id))
+  if (people.length === 0) return
+  const existing = await emailPasswordHashes(
+    db,
+    people.map((person) => person.email),
+  )
+  options.onPhase?.('hashing passwords')
+  await Promise.all(
+    people.map(async (person) => {
+      person.password_hash =
+        existing.get(emailKey(person.email)) ??
+        (await hashPassword(plan.passwords.get(person.id) as string))
+    }),
+  )
 }
 
 /**

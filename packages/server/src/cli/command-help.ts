@@ -70,15 +70,9 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
   },
   user: {
     summary:
-      'Sets the password a person signs in with, read from standard input; ends their sessions.',
-    usage: [
-      'user    set-password --email EMAIL [--workspace wsp_…] [--data DIR | --database-url URL]',
-    ],
-    options: [
-      ['--email EMAIL', 'the person'],
-      ['--workspace wsp_…', 'which workspace, when the email is in several'],
-      ...DATABASE,
-    ],
+      'Sets the password an email signs in with in every workspace, read from standard input; ends their sessions.',
+    usage: ['user    set-password --email EMAIL [--data DIR | --database-url URL]'],
+    options: [['--email EMAIL', 'the person, in every workspace they belong to'], ...DATABASE],
   },
   mcp: {
     summary:

@@ -1,8 +1,7 @@
 import { parseArgs } from 'node:util'
-import { sql } from 'kysely'
 import { loadConfig } from '../config.ts'
 import { hashPassword } from '../lib/password.ts'
-import { endSessionsOf } from '../web/web-session.ts'
+import { emailKey, setEmailPassword } from '../oauth/email-passwords.ts'
 import { type CliIO, UsageError } from './cli-io.ts'
 import { openMigratedDatabase } from './open-database.ts'
 
@@ -10,10 +9,11 @@ const MIN_LENGTH = 12
 const MAX_LENGTH = 1024
 
 /**
- * `workgraph user set-password --email EMAIL [--workspace wsp_…]`: sets the password a person
- * signs in with on the dashboard and the OAuth pages, and ends their dashboard sessions. The
- * password is read from standard input, never from the command line, where other users of the
- * machine could read it in the process list.
+ * `workgraph user set-password --email EMAIL`: sets the password an email signs in with on the
+ * dashboard and the OAuth pages, for every person with that email in every workspace (one
+ * password per email, oauth/email-passwords.ts), and ends their dashboard sessions. The password
+ * is read from standard input, never from the command line, where other users of the machine
+ * could read it in the process list.
  */
 export async function userCommand(args: string[], io: CliIO): Promise<number> {
   const { values, positionals } = parseArgs({
@@ -30,7 +30,12 @@ export async function userCommand(args: string[], io: CliIO): Promise<number> {
   if (positionals.length !== 1 || positionals[0] !== 'set-password') {
     throw new UsageError('Usage: workgraph user set-password --email EMAIL < password-file')
   }
-  const email = values.email?.trim().toLowerCase()
+  if (values.workspace !== undefined) {
+    throw new UsageError(
+      'An email has one password in every workspace; set-password takes no --workspace.',
+    )
+  }
+  const email = values.email === undefined ? '' : emailKey(values.email)
   if (!email) throw new UsageError('Give the person’s --email.')
   const password = (await readAll(io.stdin)).replace(/\r?\n$/, '')
   if (password.length < MIN_LENGTH || password.length > MAX_LENGTH) {
@@ -42,43 +47,17 @@ export async function userCommand(args: string[], io: CliIO): Promise<number> {
   const config = loadConfig(io.env, { data: values.data, databaseUrl: values['database-url'] })
   const handle = await openMigratedDatabase(config)
   try {
-    let people = handle.db
-      .selectFrom('people')
-      .select(['id', 'workspace_id'])
-      .where(sql`lower(email)`, '=', email)
-    if (values.workspace) people = people.where('workspace_id', '=', values.workspace)
-    const matches = await people.execute()
-    if (matches.length === 0) {
-      io.stderr.write(
-        `No person has the email ${email}${values.workspace ? ` in ${values.workspace}` : ''}.\n`,
-      )
-      return 1
-    }
-    if (matches.length > 1) {
-      io.stderr.write(
-        `${email} is a person in ${matches.length} workspaces (${matches.map((m) => m.workspace_id).join(', ')}); choose one with --workspace.\n`,
-      )
-      return 1
-    }
-    const [person] = matches as [{ id: string; workspace_id: string }]
     const hash = await hashPassword(password)
-    // A new password signs out every dashboard session of the old one, in the same transaction.
-    await handle.db.transaction().execute(async (trx) => {
-      await trx
-        .updateTable('people')
-        .set({ password_hash: hash })
-        .where('workspace_id', '=', person.workspace_id)
-        .where('id', '=', person.id)
-        .execute()
-      await endSessionsOf(trx, {
-        workspaceId: person.workspace_id,
-        personId: person.id,
-        now: new Date(),
-      })
-    })
-    io.stdout.write(
-      `Password set for ${email} (${person.id} in ${person.workspace_id}); their dashboard sessions are ended.\n`,
-    )
+    // Every person of the email gets the hash, and their dashboard sessions end, in one transaction.
+    const people = await handle.db
+      .transaction()
+      .execute((trx) => setEmailPassword(trx, { email, hash, now: new Date() }))
+    if (people.length === 0) {
+      io.stderr.write(`No person has the email ${email}.\n`)
+      return 1
+    }
+    const where = people.map((person) => `${person.id} in ${person.workspace_id}`).join(', ')
+    io.stdout.write(`Password set for ${email} (${where}); their dashboard sessions are ended.\n`)
     return 0
   } finally {
     await handle.close()

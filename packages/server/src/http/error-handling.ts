@@ -114,11 +114,8 @@ function isConnectionFailure(error: { code?: string }): boolean {
   )
 }
 
-/** A 404 answered otherwise than in problem+json (the dashboard's page), or null to leave it. */
-export type PageNotFound = (
-  request: FastifyRequest,
-  reply: FastifyReply,
-) => Promise<FastifyReply | null>
+/** A 404 answered otherwise than in problem+json (the dashboard's page): true once it is sent. */
+export type PageNotFound = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>
 
 /**
  * Installs the error handler and the 404/405 handler on the root instance. `pageNotFound` may

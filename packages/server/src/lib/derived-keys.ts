@@ -6,8 +6,6 @@ export interface OAuthKeys {
   readonly signingKey: JsonWebKey
   /** Keys that sign the authorization server's cookies. */
   readonly cookieKeys: string[]
-  /** Key of the HMAC that binds the sign-in and consent forms to their interaction. */
-  readonly formKey: Buffer
 }
 
 // PKCS#8 DER prefix of an Ed25519 private key; the 32-byte seed follows it.
@@ -33,13 +31,12 @@ export function deriveOAuthKeys(secret: Buffer): OAuthKeys {
   return {
     signingKey: { ...signingKey, alg: 'EdDSA', use: 'sig', kid: 'wg-ed25519-1' },
     cookieKeys: [derive(secret, 'cookie key').toString('base64url')],
-    formKey: derive(secret, 'form key'),
   }
 }
 
 /** The dashboard's keys, derived from the service secret like the OAuth ones. */
 export interface WebKeys {
-  /** Key of the HMACs that bind form tokens to a session or to the pre-session cookie. */
+  /** Key of the HMACs that bind form tokens to a session, the pre-session cookie or an OAuth interaction. */
   readonly csrfKey: Buffer
 }
 

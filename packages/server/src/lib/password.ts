@@ -1,12 +1,19 @@
-import { randomBytes, scrypt, timingSafeEqual } from 'node:crypto'
-import { promisify } from 'node:util'
+import crypto from 'node:crypto'
 
-const scryptAsync = promisify(scrypt) as (
+// One scrypt computation. `crypto.scrypt` is read at each call, not bound at import, so that a
+// test can count the computations a sign-in costs.
+function scryptAsync(
   password: string,
   salt: Buffer,
   keylen: number,
   options: { N: number; r: number; p: number; maxmem: number },
-) => Promise<Buffer>
+): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    crypto.scrypt(password, salt, keylen, options, (error, key) =>
+      error ? reject(error) : resolve(key),
+    )
+  })
+}
 
 // OWASP's scrypt floor (N=2^17, r=8, p=1): about 128 MiB and ~0.2 s per hash on one core.
 const PARAMS = { N: 2 ** 17, r: 8, p: 1, maxmem: 256 * 1024 * 1024 }
@@ -14,7 +21,7 @@ const KEY_LENGTH = 32
 
 /** A salted scrypt hash, self-describing: `scrypt$N$r$p$salt$hash` (base64). */
 export async function hashPassword(password: string): Promise<string> {
-  const salt = randomBytes(16)
+  const salt = crypto.randomBytes(16)
   const hash = await scryptAsync(password.normalize('NFKC'), salt, KEY_LENGTH, PARAMS)
   return [
     'scrypt',
@@ -24,6 +31,11 @@ export async function hashPassword(password: string): Promise<string> {
     salt.toString('base64'),
     hash.toString('base64'),
   ].join('$')
+}
+
+/** Whether `stored` reads as a hash made by hashPassword (verifying anything else computes nothing). */
+export function isPasswordHash(stored: string): boolean {
+  return /^scrypt\$\d+\$\d+\$\d+\$[A-Za-z0-9+/=]+\$[A-Za-z0-9+/=]+$/.test(stored)
 }
 
 /** Whether `password` matches a hash made by hashPassword, compared in constant time. */
@@ -42,5 +54,5 @@ export async function verifyPassword(password: string, stored: string): Promise<
       maxmem: PARAMS.maxmem,
     },
   )
-  return timingSafeEqual(actual, expected)
+  return crypto.timingSafeEqual(actual, expected)
 }

@@ -7,9 +7,10 @@ import type { Db } from '../db/database.ts'
 import type { OAuthKeys } from '../lib/derived-keys.ts'
 import { newId } from '../lib/ids.ts'
 import type { SecretBox } from '../lib/secret-box.ts'
+import { WEB_PAGE_HEADERS } from '../web/page-headers.ts'
 import { ArtifactAdapter } from './artifact-adapter.ts'
 import { ClientAdapter } from './client-adapter.ts'
-import { renderErrorPage } from './interaction-views.ts'
+import { interactionErrorPage } from './interaction/interaction-error.view.ts'
 import { OAUTH_ROUTES } from './oauth-routes.ts'
 
 /** What the authorization server is built from. */
@@ -146,9 +147,10 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
     },
     clientBasedCORS: (_ctx, origin, client) =>
       client.redirectUris?.some((uri) => URL.parse(uri)?.origin === origin) ?? false,
+    // The error page of the sign-in and consent pages, with their headers.
     renderError: async (ctx, out) => {
-      ctx.type = 'html'
-      ctx.body = renderErrorPage(out.error, out.error_description)
+      ctx.set(WEB_PAGE_HEADERS)
+      ctx.body = interactionErrorPage(out.error, out.error_description)
     },
   }
   const provider = new Provider(issuer, configuration)

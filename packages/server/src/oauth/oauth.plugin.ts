@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import type { AppDeps } from '../app-deps.ts'
-import { interactionRoutes } from './interaction.routes.ts'
+import { interactionPages } from './interaction/interaction.plugin.ts'
 import { createOAuthProvider, REQUESTABLE_SCOPES } from './oauth-provider.ts'
 import { METADATA_PATHS, OAUTH_ROUTES, RESOURCE_METADATA_PATH } from './oauth-routes.ts'
 
@@ -64,6 +64,6 @@ export function oauthPlugin(deps: AppDeps) {
       }),
     )
 
-    await app.register(interactionRoutes({ deps, provider, keys: deps.oauthKeys }))
+    await app.register(interactionPages({ deps, provider }))
   }
 }

@@ -1,7 +1,8 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/database.ts'
 import type { RateLimitStore } from '../http/rate-limit-store.ts'
-import { hashPassword, verifyPassword } from '../lib/password.ts'
+import { isPasswordHash, verifyPassword } from '../lib/password.ts'
+import { emailKey, emailPasswordHash } from './email-passwords.ts'
 
 /** A person whose email and password matched: one per workspace they can sign in to. */
 export interface SignInMatch {
@@ -11,14 +12,19 @@ export interface SignInMatch {
   role: string
 }
 
-// Compared against when no one has the email, so that an unknown address costs as much time as a
-// wrong password and response times do not tell which addresses exist.
-let decoyHash: Promise<string> | undefined
+// What a password is compared against when the email has none: the hash of a random password
+// nobody kept, with the parameters of real ones, so that an unknown address costs the same one
+// computation as a wrong password and response times do not tell which addresses exist.
+const DECOY_HASH =
+  'scrypt$131072$8$1$xlAof5QaWDyTzyUttrdO5g==$tJwKxgt+uvT84XbkjTTdXzoICLat6fgPgTltTKSYmSc='
+// The most workspaces one sign-in offers to choose from.
+const MOST_WORKSPACES = 20
 
 /**
- * The people an email and password sign in as. The same email in several workspaces is several
- * people, each with a password of their own; all whose password matches are returned. A client
- * registered in one workspace (`clientWorkspaceId`) may only be authorized by its people.
+ * The people an email and password sign in as. An email has one password across the server's
+ * workspaces (email-passwords.ts): exactly one hash is computed, whatever the email, and every
+ * person of the email carrying the verified hash matches. A client registered in one workspace
+ * (`clientWorkspaceId`) may only be authorized by its people.
  */
 export async function matchSignIn(
   db: Db,
@@ -26,6 +32,10 @@ export async function matchSignIn(
   password: string,
   clientWorkspaceId: string | null,
 ): Promise<SignInMatch[]> {
+  const found = await emailPasswordHash(db, email)
+  const hash = found && isPasswordHash(found) ? found : null
+  const verified = await verifyPassword(password, hash ?? DECOY_HASH)
+  if (!hash || !verified || email.length === 0 || password.length === 0) return []
   let query = db
     .selectFrom('people as p')
     .innerJoin('workspaces as w', 'w.id', 'p.workspace_id')
@@ -34,31 +44,14 @@ export async function matchSignIn(
       'p.workspace_id as workspaceId',
       'w.name as workspaceName',
       'p.role',
-      'p.password_hash',
     ])
-    .where(sql`lower(p.email)`, '=', email.trim().toLowerCase())
-    .where('p.password_hash', 'is not', null)
+    .where(sql`lower(p.email)`, '=', emailKey(email))
+    .where('p.password_hash', '=', hash)
     .orderBy('w.name')
-    .limit(20)
+    .orderBy('w.id')
+    .limit(MOST_WORKSPACES)
   if (clientWorkspaceId !== null) query = query.where('p.workspace_id', '=', clientWorkspaceId)
-  const people = await query.execute()
-  if (people.length === 0) {
-    decoyHash ??= hashPassword('decoy password')
-    await verifyPassword(password, await decoyHash)
-    return []
-  }
-  const matches: SignInMatch[] = []
-  for (const person of people) {
-    if (await verifyPassword(password, person.password_hash as string)) {
-      matches.push({
-        personId: person.personId,
-        workspaceId: person.workspaceId,
-        workspaceName: person.workspaceName,
-        role: person.role,
-      })
-    }
-  }
-  return matches
+  return query.execute()
 }
 
 /**
@@ -77,7 +70,7 @@ export async function allowSignInAttempt(
     kind: 'write' as const,
   })
   const [byEmail, byIp] = await Promise.all([
-    store.hit(subject(`email:${input.email.trim().toLowerCase()}`), windowStart, input.perMinute),
+    store.hit(subject(`email:${emailKey(input.email)}`), windowStart, input.perMinute),
     store.hit(subject(`ip:${input.ip}`), windowStart, input.perMinute),
   ])
   return byEmail <= input.perMinute && byIp <= input.perMinute

@@ -16,6 +16,15 @@ export function signInCsrfToken(key: Buffer, cookieValue: string): string {
   return createHmac('sha256', key).update(`sign-in\n${cookieValue}`).digest('base64url')
 }
 
+/**
+ * The token of an OAuth sign-in or consent form, bound to its interaction. The interaction's own
+ * cookie (oidc-provider's, SameSite=Lax) names it, so this is the sign-in form's double submit
+ * with that cookie in place of the pre-session one.
+ */
+export function interactionCsrfToken(key: Buffer, uid: string): string {
+  return createHmac('sha256', key).update(`interaction\n${uid}`).digest('base64url')
+}
+
 /** Constant-time comparison of a submitted token with the expected one. */
 export function sameToken(given: unknown, expected: string): boolean {
   if (typeof given !== 'string') return false

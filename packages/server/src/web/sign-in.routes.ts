@@ -1,4 +1,4 @@
-import { createHmac, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppDeps } from '../app-deps.ts'
 import { allowSignInAttempt, matchSignIn } from '../oauth/sign-in.ts'
@@ -9,14 +9,14 @@ import { safeReturnTo } from './return-to.ts'
 import { signInPage, workspaceChoicePage } from './sign-in.view.ts'
 import type { WebCookies } from './web-cookies.ts'
 import { endSession, startSession } from './web-session.ts'
+import { type ChosenPerson, choiceValue, chosenPerson } from './workspace-choice.ts'
 
 type Form = Record<string, unknown>
 
 const PAGE = { config: { public: true }, schema: { hide: true } } as const
 const WRONG = 'That email and password do not match an account.'
 const TOO_MANY = 'Too many sign-in attempts. Wait a minute and try again.'
-// A workspace choice proves a password check this recent, in the browser that made it.
-const CHOICE_LIFETIME_MS = 10 * 60 * 1000
+const LEDE = 'Sign in with your Workgraph email and password.'
 const PRE_SESSION_VALUE = /^[A-Za-z0-9_-]{43}$/
 
 /**
@@ -50,19 +50,21 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
         reply.header('retry-after', '60')
         return showForm(request, reply, 429, { returnTo, email, error: TOO_MANY })
       }
-      const matches = email && password ? await matchSignIn(deps.db, email, password, null) : []
+      const matches = await matchSignIn(deps.db, email, password, null)
       const [only] = matches
       if (!only) return showForm(request, reply, 401, { returnTo, email, error: WRONG })
       if (matches.length === 1) return signIn(request, reply, only, returnTo)
-      const issued = String(deps.clock.now().getTime())
+      const now = deps.clock.now()
       return sendPage(
         reply,
         200,
         workspaceChoicePage({
+          action: '/sign-in/workspace',
           csrf: signInCsrfToken(key, preSession),
-          returnTo,
+          hidden: { return_to: returnTo },
+          lede: 'You belong to several workspaces. Choose the one to open.',
           options: matches.map((match) => ({
-            value: `${match.personId}.${match.workspaceId}.${issued}.${choiceProof(preSession, match, issued)}`,
+            value: choiceValue(key, preSession, match, now),
             workspaceName: match.workspaceName,
             role: match.role,
           })),
@@ -76,14 +78,8 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
       if (!preSession || !formIsOurs(request, signInCsrfToken(key, preSession)))
         return sendPage(reply, 403, forbiddenFormPage(null))
       // The choice names a person and proves their password was just verified in this browser.
-      const [personId = '', workspaceId = '', issued = '', proof = ''] = text(form.choice).split(
-        '.',
-      )
-      const age = deps.clock.now().getTime() - Number(issued)
-      const fresh = Number.isFinite(age) && age >= 0 && age < CHOICE_LIFETIME_MS
-      const person = { personId, workspaceId }
-      if (!fresh || !sameToken(proof, choiceProof(preSession, person, issued)))
-        return sendPage(reply, 403, forbiddenFormPage(null))
+      const person = chosenPerson(key, preSession, form.choice, deps.clock.now())
+      if (!person) return sendPage(reply, 403, forbiddenFormPage(null))
       return signIn(request, reply, person, safeReturnTo(form.return_to))
     })
 
@@ -101,7 +97,7 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
     async function signIn(
       request: FastifyRequest,
       reply: FastifyReply,
-      person: { personId: string; workspaceId: string },
+      person: ChosenPerson,
       returnTo: string,
     ) {
       const now = deps.clock.now()
@@ -127,7 +123,14 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
       return sendPage(
         reply,
         status,
-        signInPage({ csrf: signInCsrfToken(key, preSession), ...input }),
+        signInPage({
+          action: '/sign-in',
+          csrf: signInCsrfToken(key, preSession),
+          hidden: { return_to: input.returnTo },
+          lede: LEDE,
+          ...(input.email !== undefined && { email: input.email }),
+          ...(input.error !== undefined && { error: input.error }),
+        }),
       )
     }
 
@@ -139,16 +142,6 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
     function formIsOurs(request: FastifyRequest, expected: string): boolean {
       const form = (request.body ?? {}) as Form
       return fromOwnPages(request, deps.config.publicUrl) && sameToken(form.csrf, expected)
-    }
-
-    function choiceProof(
-      preSession: string,
-      person: { personId: string; workspaceId: string },
-      issued: string,
-    ): string {
-      return createHmac('sha256', key)
-        .update(`choice\n${preSession}\n${person.personId}\n${person.workspaceId}\n${issued}`)
-        .digest('base64url')
     }
   }
 }

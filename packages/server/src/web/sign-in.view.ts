@@ -1,23 +1,34 @@
 import { html } from 'ghtml'
 import { layout } from './layout.view.ts'
 
-/** The sign-in form; `returnTo` is already a safe local path (return-to.ts). */
-export function signInPage(input: {
-  csrf: string
-  returnTo: string
-  email?: string
-  error?: string
-}): string {
+/** What both sign-in forms (the dashboard's and an OAuth app's) are made of. */
+export interface SignInForm {
+  /** Where the form posts: `/sign-in`, or the interaction's `…/login`. */
+  readonly action: string
+  readonly csrf: string
+  /** Hidden fields the next step needs (the dashboard's `return_to`). */
+  readonly hidden?: Readonly<Record<string, string>>
+  /** The line under the heading: trusted HTML, made by ghtml's `html`. */
+  readonly lede: string
+}
+
+function hiddenFields(input: SignInForm): string {
+  return html`<input type="hidden" name="csrf" value="${input.csrf}">!${Object.entries(
+    input.hidden ?? {},
+  ).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}`
+}
+
+/** The sign-in form: email and password, with the last attempt's error. */
+export function signInPage(input: SignInForm & { email?: string; error?: string }): string {
   return layout({
     title: 'Sign in',
     web: null,
     body: html`<div class="sign-in">
 <h1>Sign in</h1>
-<p class="lede">Sign in with your Workgraph email and password.</p>
+<p class="lede">!${input.lede}</p>
 !${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ''}
-<form class="stack" method="post" action="/sign-in">
-<input type="hidden" name="csrf" value="${input.csrf}">
-<input type="hidden" name="return_to" value="${input.returnTo}">
+<form class="stack" method="post" action="${input.action}">
+!${hiddenFields(input)}
 <label for="email">Email</label>
 <input id="email" name="email" type="email" autocomplete="username" required value="${input.email ?? ''}">
 <label for="password">Password</label>
@@ -29,28 +40,25 @@ export function signInPage(input: {
 }
 
 /** The choice of workspace when one email and password sign in to several. */
-export function workspaceChoicePage(input: {
-  csrf: string
-  returnTo: string
-  options: { value: string; workspaceName: string; role: string }[]
-}): string {
+export function workspaceChoicePage(
+  input: SignInForm & { options: { value: string; workspaceName: string; role: string }[] },
+): string {
   return layout({
     title: 'Choose a workspace',
     web: null,
     body: html`<div class="sign-in">
 <h1>Choose a workspace</h1>
-<p class="lede">You belong to several workspaces. Choose the one to open.</p>
-<form class="stack" method="post" action="/sign-in/workspace">
-<input type="hidden" name="csrf" value="${input.csrf}">
-<input type="hidden" name="return_to" value="${input.returnTo}">
+<p class="lede">!${input.lede}</p>
+<form class="stack" method="post" action="${input.action}">
+!${hiddenFields(input)}
 <fieldset><legend>Workspace</legend>
-!${input.options.map(
+<ul class="checks">!${input.options.map(
       (
         option,
         index,
-      ) => html`<p><input type="radio" name="choice" id="choice-${index}" value="${option.value}"!${index === 0 ? ' checked' : ''}>
-<label for="choice-${index}">${option.workspaceName} (${option.role})</label></p>`,
-    )}
+      ) => html`<li><input type="radio" name="choice" id="choice-${index}" value="${option.value}"!${index === 0 ? ' checked' : ''}>
+<label for="choice-${index}">${option.workspaceName} (${option.role})</label></li>`,
+    )}</ul>
 </fieldset>
 <button type="submit">Continue</button>
 </form>

@@ -1,12 +1,12 @@
-import formBody from '@fastify/formbody'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppDeps } from '../app-deps.ts'
-import { toProblem } from '../http/error-handling.ts'
 import { apiKeyRoutes } from './api-keys.routes.ts'
 import { assetRoutes } from './assets.routes.ts'
 import { auditPageRoutes } from './audit-page.routes.ts'
-import { badRequestPage, notFoundPage } from './message.view.ts'
+import { formBodiesOnly } from './form-bodies.ts'
+import { notFoundPage } from './message.view.ts'
 import { oauthAppRoutes } from './oauth-apps.routes.ts'
+import { pageErrorHandler } from './page-errors.ts'
 import { sendPage } from './page-headers.ts'
 import { resourcePageRoutes } from './resource-pages.routes.ts'
 import { signInRoutes } from './sign-in.routes.ts'
@@ -25,7 +25,7 @@ const API_PATHS = /^\/(v1|mcp|oauth|\.well-known|healthz|readyz)(\/|$|\?)/
 export function webPlugin(deps: AppDeps) {
   const cookies = webCookies(deps.config.publicUrl)
   return async (app: FastifyInstance) => {
-    await app.register(formBody, { bodyLimit: 16 * 1024 })
+    await formBodiesOnly(app)
     app.decorateRequest('web', null)
     // The stylesheet and script need no session: served outside the pages' scope, so fetching
     // them never reads the sessions table.
@@ -34,12 +34,7 @@ export function webPlugin(deps: AppDeps) {
       pages.addHook('onRequest', async (request) => {
         request.web = await loadWebContext(deps, cookies, request)
       })
-      // Pages answer bad input with a page; only a failure of ours goes on to the app's handler.
-      pages.setErrorHandler(async (error, request, reply) => {
-        const problem = toProblem(error)
-        if (problem.status >= 500) throw error
-        return sendPage(reply, problem.status, badRequestPage(request.web))
-      })
+      pages.setErrorHandler(pageErrorHandler)
       await pages.register(signInRoutes(deps, cookies))
       await pages.register(resourcePageRoutes(deps))
       await pages.register(webhookPageRoutes(deps))
@@ -52,17 +47,18 @@ export function webPlugin(deps: AppDeps) {
 }
 
 /**
- * The HTML 404 of a browser's GET on a path that is not the API's, or null to leave the request to
- * the API's problem+json 404. The page is the one hidden ids get.
+ * The HTML 404 of a browser's GET on a path that is not the API's: true once it is sent, false to
+ * leave the request to the API's problem+json 404. The page is the one hidden ids get.
  */
 export function webNotFound(deps: AppDeps) {
   const cookies = webCookies(deps.config.publicUrl)
-  return async (request: FastifyRequest, reply: FastifyReply): Promise<FastifyReply | null> => {
-    if (request.method !== 'GET' && request.method !== 'HEAD') return null
-    if (API_PATHS.test(request.url)) return null
+  return async (request: FastifyRequest, reply: FastifyReply): Promise<boolean> => {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return false
+    if (API_PATHS.test(request.url)) return false
     // Browsers ask for text/html when they navigate; API clients (curl's */*) keep problem+json.
-    if (!(request.headers.accept ?? '').includes('text/html')) return null
+    if (!(request.headers.accept ?? '').includes('text/html')) return false
     const web = await loadWebContext(deps, cookies, request).catch(() => null)
-    return sendPage(reply, 404, notFoundPage(web))
+    sendPage(reply, 404, notFoundPage(web))
+    return true
   }
 }

@@ -108,14 +108,18 @@ export function webhookPageRoutes(deps: AppDeps) {
     )
   }
 
-  // Runs an endpoint form's write; a refusal shows the endpoint page with the message by the form.
+  /**
+   * Runs an endpoint form's write: its value, or null once a refusal has been answered (the
+   * endpoint page with the message by the form, or the 404 page). Never the reply itself: a
+   * reply is thenable, so an async function returning it hands back undefined.
+   */
   async function endpointWrite<T>(
     request: FastifyRequest,
     reply: FastifyReply,
     form: EndpointForm,
     run: (w: WriteContext, endpoint: EndpointRow) => Promise<T>,
     input: () => unknown = () => null,
-  ): Promise<{ value: T } | FastifyReply> {
+  ): Promise<{ value: T } | null> {
     const web = request.web as WebContext
     const { id } = request.params as { id: string }
     try {
@@ -125,8 +129,9 @@ export function webhookPageRoutes(deps: AppDeps) {
       const problem = formProblem(error)
       if (!problem) throw error
       const endpoint = await own(deps.db, web, id)
-      if (!endpoint || problem.status === 404) return sendPage(reply, 404, notFoundPage(web))
-      return showEndpoint(reply, web, endpoint, problem.status, null, { form, problem })
+      if (!endpoint || problem.status === 404) sendPage(reply, 404, notFoundPage(web))
+      else await showEndpoint(reply, web, endpoint, problem.status, null, { form, problem })
+      return null
     }
   }
 
@@ -193,7 +198,7 @@ export function webhookPageRoutes(deps: AppDeps) {
         (w, endpoint) => updateEndpoint(w, endpoint, input()),
         input,
       )
-      if (!('value' in result)) return result
+      if (!result) return reply
       return back(
         reply,
         `/webhooks/${result.value.id}`,
@@ -212,7 +217,7 @@ export function webhookPageRoutes(deps: AppDeps) {
         (w, endpoint) => updateEndpoint(w, endpoint, input()),
         input,
       )
-      if (!('value' in result)) return result
+      if (!result) return reply
       return back(reply, `/webhooks/${result.value.id}`, 'events')
     })
 
@@ -234,7 +239,7 @@ export function webhookPageRoutes(deps: AppDeps) {
         async (w, endpoint) => ({ endpoint, rotated: await rotateSecret(w, endpoint, input()) }),
         input,
       )
-      if (!('value' in result)) return result
+      if (!result) return reply
       const { endpoint, rotated } = result.value
       const shown = presentEndpoint(endpoint, deps.clock.now())
       const previousExpiresAt = rotated.previousExpiresAt?.toISOString() ?? null
@@ -247,7 +252,7 @@ export function webhookPageRoutes(deps: AppDeps) {
         await sendTestEvent(w, endpoint)
         return endpoint.id
       })
-      if (!('value' in result)) return result
+      if (!result) return reply
       return back(reply, `/webhooks/${result.value}`, 'test')
     })
 
@@ -265,7 +270,7 @@ export function webhookPageRoutes(deps: AppDeps) {
         },
         input,
       )
-      if (!('value' in result)) return result
+      if (!result) return reply
       return back(reply, `/webhooks/${result.value}`, 'recovered')
     })
 
@@ -298,7 +303,7 @@ export function webhookPageRoutes(deps: AppDeps) {
         await replayDelivery(w, endpoint, delivery)
         return `/webhooks/${endpoint.id}/deliveries/${delivery.id}`
       })
-      if (!('value' in result)) return result
+      if (!result) return reply
       return back(reply, result.value, 'replayed')
     })
   }

@@ -82,14 +82,33 @@ interface AxeViolation {
 const AXE_PATH = createRequire(import.meta.url).resolve('axe-core/axe.min.js')
 
 /**
+ * Loads axe-core into every page of a context as the page starts, through the browser's own
+ * channel, which the CSP does not govern: for contexts that keep the CSP enforced.
+ */
+export async function withAxe(context: BrowserContext): Promise<BrowserContext> {
+  await context.addInitScript({ path: AXE_PATH })
+  return context
+}
+
+/**
  * Runs axe-core in the page and returns its serious and critical violations, described. The
- * context must bypass the CSP, which (rightly) forbids the injected script.
+ * context must bypass the CSP, which (rightly) forbids the injected script, or load axe itself
+ * (`withAxe`).
  */
 export async function seriousViolations(page: Page): Promise<string[]> {
+  return axeViolations(page, ['serious', 'critical'])
+}
+
+/** As `seriousViolations`, for every impact: minor and moderate ones too. */
+export async function allViolations(page: Page): Promise<string[]> {
+  return axeViolations(page, ['minor', 'moderate', 'serious', 'critical'])
+}
+
+async function axeViolations(page: Page, impacts: readonly string[]): Promise<string[]> {
   // A click that navigates returns once the next page starts loading; injecting then can find a
   // document with no head yet (seen once in CI), so wait for the page to be whole.
   await page.waitForLoadState('load')
-  await page.addScriptTag({ path: AXE_PATH })
+  if (!(await page.evaluate(() => 'axe' in globalThis))) await page.addScriptTag({ path: AXE_PATH })
   const violations = await page.evaluate(async () => {
     // biome-ignore lint/suspicious/noExplicitAny: axe and the document are the page's globals
     const { axe, document } = globalThis as any
@@ -97,7 +116,7 @@ export async function seriousViolations(page: Page): Promise<string[]> {
     return result.violations as AxeViolation[]
   })
   return violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .filter((v) => impacts.includes(v.impact ?? ''))
     .map(
       (v) => `${v.id} (${v.impact}): ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`,
     )

@@ -24,8 +24,9 @@ export class Browser {
   }
 
   /**
-   * POST a form, as a browser submitting it would (no Origin header unless given). A list is a
-   * field that repeats, as ticked checkboxes do.
+   * POST a form, as a browser submitting one of the server's own pages does: with the page's
+   * `Origin` and `Sec-Fetch-Site: same-origin` (Chromium under `Referrer-Policy: same-origin`),
+   * unless `headers` says otherwise. A list is a field that repeats, as ticked checkboxes do.
    */
   post(
     url: string,
@@ -38,7 +39,14 @@ export class Browser {
     return this.#send(url, {
       method: 'POST',
       body: new URLSearchParams(fields).toString(),
-      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      headers: {
+        'content-type': 'application/x-www-form-urlencoded',
+        origin: this.origin,
+        'sec-fetch-site': 'same-origin',
+        'sec-fetch-mode': 'navigate',
+        'sec-fetch-dest': 'document',
+        ...headers,
+      },
     })
   }
 
@@ -85,16 +93,29 @@ export function formOn(
   body: string,
   path: string,
 ): { action: string; fields: Record<string, string> } {
-  for (const match of body.matchAll(/<form method="post" action="([^"]+)">([\s\S]*?)<\/form>/g)) {
-    const action = match[1] as string
-    if (!action.includes(path)) continue
+  for (const match of body.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)) {
+    const attributes = match[1] as string
+    const action = /\baction="([^"]+)"/.exec(attributes)?.[1]
+    if (!/\bmethod="post"/.test(attributes) || !action?.includes(path)) continue
     const fields: Record<string, string> = {}
-    for (const input of (match[2] as string).matchAll(
-      /<input type="hidden" name="([^"]+)" value="([^"]*)">/g,
-    )) {
-      fields[input[1] as string] = input[2] as string
+    for (const input of (match[2] as string).matchAll(/<input\b[^>]*>/g)) {
+      const tag = input[0]
+      if (!/\btype="hidden"/.test(tag)) continue
+      const name = /\bname="([^"]+)"/.exec(tag)?.[1]
+      if (name) fields[name] = decodeEntities(/\bvalue="([^"]*)"/.exec(tag)?.[1] ?? '')
     }
     return { action, fields }
   }
   throw new Error(`no form posting to …${path} on the page:\n${body}`)
+}
+
+// Attribute values as the browser reads them: the templates escape with character references.
+function decodeEntities(value: string): string {
+  const named: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'" }
+  return value.replace(/&(#x[0-9a-f]+|#[0-9]+|[a-z]+);/gi, (whole, ref: string) => {
+    if (ref.startsWith('#x') || ref.startsWith('#X'))
+      return String.fromCodePoint(Number.parseInt(ref.slice(2), 16))
+    if (ref.startsWith('#')) return String.fromCodePoint(Number(ref.slice(1)))
+    return named[ref.toLowerCase()] ?? whole
+  })
 }
