@@ -67,11 +67,17 @@ export function packItems<T>(
 ): ToolAnswer {
   let low = 0
   let high = items.length
+  // The rendering found to fit is the one answered, never a second rendering of the same items:
+  // a cursor is sealed afresh each time, and a fresh one may count a token or two more.
+  let fitting: ToolAnswer | null = null
   // The largest n whose rendering fits: answers grow with n, so a binary search finds it.
   while (low < high) {
     const mid = Math.ceil((low + high) / 2)
-    if (fits(render(items.slice(0, mid), mid < items.length), maxTokens)) low = mid
-    else high = mid - 1
+    const answer = render(items.slice(0, mid), mid < items.length)
+    if (fits(answer, maxTokens)) {
+      low = mid
+      fitting = answer
+    } else high = mid - 1
   }
-  return render(items.slice(0, low), low < items.length)
+  return low > 0 && fitting ? fitting : render(items.slice(0, low), low < items.length)
 }
