@@ -10,10 +10,15 @@
  *   npm test -- path/to/x.test.ts     some files only
  *   WORKGRAPH_TEST_DB=pglite npm test one engine (pglite | postgres)
  *   WORKGRAPH_TEST_REQUIRE_POSTGRES=1 fail instead of skipping when PostgreSQL is absent (CI)
+ *
+ * In a whole run, the few files whose subject does not depend on the engine and that cost the
+ * most (pages driven in Chromium, and the TypeScript compiler checking the SDK and a generated
+ * client) run once, on PostgreSQL; the HTTP tests of the same pages still run on both. Named on
+ * the command line, or when PostgreSQL is absent, they run on every engine.
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs'
+import { globSync, mkdirSync, rmSync, writeFileSync } from 'node:fs'
 import { availableParallelism } from 'node:os'
 import { join, resolve } from 'node:path'
 import { createInterface } from 'node:readline'
@@ -27,12 +32,26 @@ const root = resolve(import.meta.dirname, '..')
 const files = process.argv.slice(2)
 const patterns =
   files.length > 0 ? files : ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts']
+// Run once in a whole run (above): the browser, and the compiler on generated code.
+const ONCE = [/\/test\/browser\//, /\/generated-client\.test\.ts$/, /sdk\/test\/package\.test\.ts$/]
 const engines = (process.env.WORKGRAPH_TEST_DB ?? 'pglite,postgres').split(',')
 const localPostgres = 'postgres://postgres@127.0.0.1:5432/test'
 const concurrency = Math.max(2, availableParallelism())
 const runId = `wgt_${process.pid}_${randomBytes(3).toString('hex')}`
 
-function runSuite(engine: string, env: Record<string, string>): Promise<number> {
+// The files of one engine's suite: all, but those run once when another engine runs them.
+function suiteFiles(othersRunOnce: boolean): string[] {
+  if (files.length > 0 || !othersRunOnce) return patterns
+  return globSync(patterns, { cwd: root })
+    .sort()
+    .filter((file) => !ONCE.some((once) => once.test(file)))
+}
+
+function runSuite(
+  engine: string,
+  env: Record<string, string>,
+  suite: string[] = patterns,
+): Promise<number> {
   console.log(`=== ${engine}: node --test (${concurrency} files at a time) ===`)
   const child = spawn(
     process.execPath,
@@ -46,7 +65,7 @@ function runSuite(engine: string, env: Record<string, string>): Promise<number> 
       `--test-concurrency=${concurrency}`,
       '--test-reporter=spec',
       '--test-timeout=180000',
-      ...patterns,
+      ...suite,
     ],
     {
       cwd: root,
@@ -110,18 +129,20 @@ async function postgresAdmin(): Promise<pg.Client | null> {
 }
 
 // Each suite resolves to its exit code once its databases are gone.
-async function pgliteSuite(): Promise<number> {
+async function pgliteSuite(postgresRuns: boolean): Promise<number> {
   const template = await pgliteTemplate()
   try {
-    return await runSuite('pglite', { WORKGRAPH_TEST_PGLITE_TEMPLATE: template })
+    return await runSuite(
+      'pglite',
+      { WORKGRAPH_TEST_PGLITE_TEMPLATE: template },
+      suiteFiles(postgresRuns),
+    )
   } finally {
     rmSync(template, { force: true })
   }
 }
 
-async function postgresSuite(): Promise<number> {
-  const admin = await postgresAdmin()
-  if (!admin) return 0
+async function postgresSuite(admin: pg.Client): Promise<number> {
   const adminUrl = process.env.DATABASE_URL ?? localPostgres
   const template = `${runId}_template`
   try {
@@ -146,11 +167,12 @@ async function postgresSuite(): Promise<number> {
   }
 }
 
+const admin = engines.includes('postgres') ? await postgresAdmin() : null
 const suites: [string, Promise<number>][] = [
-  ...(engines.includes('pglite') ? [['PGlite', pgliteSuite()] as [string, Promise<number>]] : []),
-  ...(engines.includes('postgres')
-    ? [['PostgreSQL', postgresSuite()] as [string, Promise<number>]]
+  ...(engines.includes('pglite')
+    ? [['PGlite', pgliteSuite(admin !== null)] as [string, Promise<number>]]
     : []),
+  ...(admin ? [['PostgreSQL', postgresSuite(admin)] as [string, Promise<number>]] : []),
 ]
 let failed = false
 for (const [name, suite] of suites) {
