@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test'
 import { sql } from 'kysely'
 import { importBundle } from '../src/bundle/import-bundle.ts'
 import { isIdOf } from '../src/lib/ids.ts'
+import { PASSWORD_COST } from '../src/lib/password.ts'
 import { importOk, smallBundle } from './harness/bundles.ts'
 import { openTestDatabase, type TestDatabase } from './harness/test-database.ts'
 
@@ -108,7 +109,7 @@ test('secrets are printed once and stored only as hashes', async () => {
   assert.equal(rows[0]?.last4, token.slice(-4))
 })
 
-test('passwords are stored as scrypt hashes', async () => {
+test('passwords are stored as scrypt hashes at the service’s work factor', async () => {
   const bundle = smallBundle()
   bundle.people[0] = {
     ...bundle.people[0],
@@ -118,7 +119,8 @@ test('passwords are stored as scrypt hashes', async () => {
     role: 'owner',
     password: 'correct horse battery',
   }
-  const result = await importOk(db.db, bundle)
+  // The service's own cost, not the one tests import at.
+  const result = await importOk(db.db, bundle, { passwordCost: PASSWORD_COST })
   const row = await db.db
     .selectFrom('people')
     .select('password_hash')

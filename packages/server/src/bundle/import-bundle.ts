@@ -1,7 +1,7 @@
 import type { Insertable, Kysely } from 'kysely'
 import { syncResourceIndex } from '../access/resource-index.ts'
 import type { Database } from '../db/database.ts'
-import { hashPassword } from '../lib/password.ts'
+import { hashPassword, type PasswordCost } from '../lib/password.ts'
 import { emailKey, emailPasswordHashes } from '../oauth/email-passwords.ts'
 import { type BundlePlan, type IdMaker, type ImportSecrets, planImport } from './bundle-plan.ts'
 import type { Problem } from './schema-problems.ts'
@@ -26,6 +26,8 @@ export interface ImportOptions {
   onPhase?: (phase: string) => void
   /** Ids for the bundle's keys; random by default. Tests import one world twice with equal ids. */
   makeId?: IdMaker
+  /** The work factor of the passwords it hashes; `PASSWORD_COST` unless a test lowers it. */
+  passwordCost?: PasswordCost
 }
 
 // Foreign keys decide this order.
@@ -147,7 +149,7 @@ async function givePasswords(db: Kysely<Database>, plan: BundlePlan, options: Im
     people.map(async (person) => {
       person.password_hash =
         existing.get(emailKey(person.email)) ??
-        (await hashPassword(plan.passwords.get(person.id) as string))
+        (await hashPassword(plan.passwords.get(person.id) as string, options.passwordCost))
     }),
   )
 }

@@ -126,13 +126,19 @@ export function smallBundle(overrides: Partial<Bundle> = {}): Bundle {
   }
 }
 
+/**
+ * The work factor of the passwords tests import: scrypt's own, far below the service's. Sign-in
+ * reads it from each hash, so every rule is the same; only the seconds per sign-in are not.
+ */
+export const TEST_PASSWORD_COST = { N: 2 ** 10, r: 8, p: 1 }
+
 /** Imports a bundle that must be valid, and returns the ids and secrets. */
 export async function importOk(
   db: Kysely<Database>,
   bundle: Bundle | unknown,
   options: ImportOptions = {},
 ): Promise<ImportResult> {
-  const outcome = await importBundle(db, bundle, options)
+  const outcome = await importBundle(db, bundle, { passwordCost: TEST_PASSWORD_COST, ...options })
   if (!outcome.ok) throw new Error(`bundle rejected: ${JSON.stringify(outcome.problems, null, 2)}`)
   return outcome.result
 }
