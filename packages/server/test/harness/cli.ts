@@ -45,15 +45,19 @@ export interface CliProcess {
   /** Waits for a line of output; on timeout the process is killed and the wait fails. */
   waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>
   /**
-   * Waits for the exit code; a process still running after `timeoutMs` is killed and fails the
-   * wait.
+   * Waits for the exit code, or the name of the signal that ended the process (so a crash reads
+   * as SIGSEGV or SIGABRT in an assertion, not null); a process still running after `timeoutMs`
+   * is killed and fails the wait.
    */
-  exit(timeoutMs?: number): Promise<number | null>
+  exit(timeoutMs?: number): Promise<number | NodeJS.Signals>
 }
 
 // Settings a child must get from the test that starts it, never from the shell running the suite:
 // an inherited DATABASE_URL would send a child meant for the embedded database to PostgreSQL.
-const NOT_INHERITED = ['DATABASE_URL', 'WORKGRAPH_DATA', 'WORKGRAPH_SECRET']
+// The suite's compile cache (scripts/run-tests.ts) stays with the test processes: the servers and
+// workers a test starts run under other V8 flags, so they would only rewrite its entries, and a
+// test that judges a process by how it exits should not also be judging V8's code-cache reader.
+const NOT_INHERITED = ['DATABASE_URL', 'WORKGRAPH_DATA', 'WORKGRAPH_SECRET', 'NODE_COMPILE_CACHE']
 
 /** Starts `workgraph …` as a real process. */
 export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProcess {
@@ -67,7 +71,10 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProces
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)))
+  const exited = new Promise<number | NodeJS.Signals>((resolve) =>
+    // Node gives one of the two: a code when the process exited, a signal when one ended it.
+    child.on('exit', (code, signal) => resolve((code ?? signal) as number | NodeJS.Signals)),
+  )
   const giveUp = (what: string): never => {
     child.kill('SIGKILL')
     throw new Error(`timed out waiting for ${what}:\n${output}`)
