@@ -16,7 +16,8 @@ import { taskRoutes } from './graph/tasks/tasks.routes.ts'
 import { workspaceRoutes } from './graph/workspace/workspace.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { installAuthentication } from './http/authentication.ts'
-import { installBodyDepthLimit } from './http/body-depth.hook.ts'
+import { installBodyShapeLimit } from './http/body-shape.hook.ts'
+import { installDrainingRefusal } from './http/draining.hook.ts'
 import { installDryRuns } from './http/dry-run.hook.ts'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handling.ts'
 import { installHostHeaderCheck } from './http/host-header.hook.ts'
@@ -63,20 +64,25 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     clientErrorHandler,
     // The Host check is made in a hook, so that its 400 is a problem like every other.
     http: { requireHostHeader: false },
-    return503OnClosing: true,
+    // Fastify's default joins every validation error into one message; the answer is built from
+    // the errors themselves (http/error-handling.ts), so that work would only be thrown away.
+    schemaErrorFormatter: (_errors, part) => new Error(`the ${part} is invalid`),
+    // Requests that arrive while closing get our problem+json (http/draining.hook.ts).
+    return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
   app.server.on('checkExpectation', expectationFailed)
   app.server.on('connect', refuseConnect)
   app.setValidatorCompiler(validatorCompiler())
-  installBodyDepthLimit(app)
+  installBodyShapeLimit(app)
   installStorableTextRule(app)
   app.addHook('preValidation', async (request) => defaultEmptyBody(request))
   // JSON only: any other body type is a 415 rather than a string that fails validation later.
   app.removeContentTypeParser(['text/plain'])
   installErrorHandling(app, webNotFound(deps))
   installRequestLog(app)
+  installDrainingRefusal(app, deps.lifecycle)
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
     if (request.url.startsWith('/v1/')) reply.header('cache-control', 'no-store')

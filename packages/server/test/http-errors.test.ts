@@ -176,3 +176,17 @@ test('fuzzed requests never produce a 5xx and always answer in problem+json when
     { numRuns: 300 },
   )
 })
+
+test('while the server drains, a request still arriving is a 503 problem with Retry-After', async () => {
+  t.deps.lifecycle.draining = true
+  try {
+    const reply = await client(t.app, token).get('/v1/projects')
+    assertProblem(reply, 503, 'service_unavailable')
+    assert.ok(Number(reply.headers['retry-after']) > 0)
+    assertProblem(await client(t.app).get('/readyz'), 503, 'service_unavailable')
+    // The process is alive until it exits.
+    assert.equal((await client(t.app).get('/healthz')).status, 200)
+  } finally {
+    t.deps.lifecycle.draining = false
+  }
+})

@@ -5,11 +5,15 @@ import { migrateToLatest } from '../db/migrate.ts'
 /** Opens the configured database (PostgreSQL, or the embedded one) and applies migrations. */
 export async function openMigratedDatabase(
   config: Config,
-  onIdleError?: (error: Error) => void,
+  onConnectionError?: (error: Error) => void,
 ): Promise<DatabaseHandle> {
   const handle = await openDatabase(
     config.databaseUrl
-      ? { kind: 'postgres', url: config.databaseUrl, onIdleError: onIdleError ?? (() => {}) }
+      ? {
+          kind: 'postgres',
+          url: config.databaseUrl,
+          onConnectionError: onConnectionError ?? (() => {}),
+        }
       : { kind: 'embedded', dataDir: config.dataDir },
   )
   try {

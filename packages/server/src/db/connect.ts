@@ -12,7 +12,13 @@ import { PreparingClient } from './prepared-statements.ts'
 
 /** Where the data lives. */
 export type DatabaseTarget =
-  | { kind: 'postgres'; url: string; poolSize?: number; onIdleError?: (error: Error) => void }
+  | {
+      kind: 'postgres'
+      url: string
+      poolSize?: number
+      /** Told of every connection the server ends (restart, failover, an admin's terminate). */
+      onConnectionError?: (error: Error) => void
+    }
   | { kind: 'embedded'; dataDir: string }
   | { kind: 'embedded-clone'; dump: Blob }
 
@@ -56,9 +62,14 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       // jit_above_cost (a search walking the feed) spent about 95 ms compiling to save nothing.
       options: '-c jit=off',
     })
-    // An idle connection can be closed by the server (restart, failover, admin). The pool drops
-    // it and opens a new one on the next query; without this listener the process would crash.
-    pool.on('error', (error) => target.onIdleError?.(error))
+    // The server may end any connection (a restart, a failover, pg_terminate_backend), idle in
+    // the pool or checked out by a request between two statements of its transaction. pg emits
+    // that as an 'error' event on the client, which ends the process unless someone listens: so
+    // every client gets a listener. The request's next statement then fails (a 503, see
+    // db/connection-failure.ts), and the pool drops the broken client and opens a new one.
+    const reportError = (error: Error) => target.onConnectionError?.(error)
+    pool.on('error', reportError)
+    pool.on('connect', (client) => client.on('error', reportError))
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
     return { db, engine: 'postgres', pglite: undefined, close: () => db.destroy() }
   }

@@ -1,4 +1,5 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { isConnectionFailure } from '../db/connection-failure.ts'
 import { type ProblemDetailItem, ProblemError } from './problem-catalogue.ts'
 import { sendProblem } from './problem-response.ts'
 
@@ -16,44 +17,51 @@ const FORMAT_MESSAGES: Record<string, string> = {
   uri: 'must be an absolute URI',
 }
 
-/** Turns Ajv's errors into located, readable problem items. */
+/**
+ * Turns Ajv's errors into located, readable problem items: each distinct one once, in the order
+ * of the input, and at most MAX_PROBLEM_ITEMS, so that the answer stays small and building it
+ * stays linear however many errors there were.
+ */
 export function validationItems(errors: readonly AjvError[]): ProblemDetailItem[] {
+  const seen = new Set<string>()
   const items: ProblemDetailItem[] = []
   for (const error of errors) {
-    const at = error.instancePath
-    switch (error.keyword) {
-      case 'required':
-        items.push({ path: `${at}/${error.params.missingProperty}`, message: 'is required' })
-        break
-      case 'additionalProperties':
-        items.push({
-          path: `${at}/${error.params.additionalProperty}`,
-          message: 'is not a known field',
-        })
-        break
-      case 'enum':
-        items.push({
-          path: at,
-          message: `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`,
-        })
-        break
-      case 'format':
-        items.push({
-          path: at,
-          message:
-            FORMAT_MESSAGES[error.params.format as string] ??
-            `must match format ${error.params.format}`,
-        })
-        break
-      default:
-        items.push({ path: at, message: error.message ?? 'is invalid' })
-    }
+    const item = problemItem(error)
+    const key = `${item.path}\u0000${item.message}`
+    if (seen.has(key)) continue
+    seen.add(key)
+    items.push(item)
+    if (items.length === MAX_PROBLEM_ITEMS) break
   }
-  return items.filter(
-    (item, i) =>
-      items.findIndex((other) => other.path === item.path && other.message === item.message) === i,
-  )
+  return items
 }
+
+function problemItem(error: AjvError): ProblemDetailItem {
+  const at = error.instancePath
+  switch (error.keyword) {
+    case 'required':
+      return { path: `${at}/${error.params.missingProperty}`, message: 'is required' }
+    case 'additionalProperties':
+      return { path: `${at}/${error.params.additionalProperty}`, message: 'is not a known field' }
+    case 'enum':
+      return {
+        path: at,
+        message: `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`,
+      }
+    case 'format':
+      return {
+        path: at,
+        message:
+          FORMAT_MESSAGES[error.params.format as string] ??
+          `must match format ${error.params.format}`,
+      }
+    default:
+      return { path: at, message: error.message ?? 'is invalid' }
+  }
+}
+
+/** The most items a problem's `errors` lists (docs/errors.md). */
+export const MAX_PROBLEM_ITEMS = 100
 
 const PART_DETAILS: Record<string, string> = {
   body: 'The body is invalid.',
@@ -69,6 +77,13 @@ export function invalidPart(part: string, errors: ProblemDetailItem[]): ProblemE
   })
 }
 
+/** The 503 of a request the database could not serve; nothing it asked for was done. */
+export function databaseUnavailable(): ProblemError {
+  return new ProblemError('service_unavailable', 'The database is unavailable; retry shortly.', {
+    headers: { 'retry-after': '2' },
+  })
+}
+
 /** Maps anything thrown during a request to a problem from the catalogue; nothing else escapes. */
 export function toProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error
@@ -80,11 +95,7 @@ export function toProblem(error: unknown): ProblemError {
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return new ProblemError('unsupported_media_type', 'Request bodies must be application/json.')
   }
-  if (isConnectionFailure(e)) {
-    return new ProblemError('service_unavailable', 'The database is unavailable; retry shortly.', {
-      headers: { 'retry-after': '5' },
-    })
-  }
+  if (isConnectionFailure(e)) return databaseUnavailable()
   const status = e.statusCode ?? 500
   if (status === 413)
     return new ProblemError('payload_too_large', 'The request body is larger than the limit.')
@@ -101,17 +112,6 @@ export function toProblem(error: unknown): ProblemError {
 // Framework messages about malformed requests are safe to show; keep them short.
 function safeMessage(message: string | undefined): string {
   return (message ?? 'The request is malformed.').slice(0, 300)
-}
-
-function isConnectionFailure(error: { code?: string }): boolean {
-  const code = error.code ?? ''
-  return (
-    code === 'ECONNREFUSED' ||
-    code === 'ECONNRESET' ||
-    code.startsWith('08') ||
-    code === '57P01' ||
-    code === '57P03'
-  )
 }
 
 /** A 404 answered otherwise than in problem+json (the dashboard's page): true once it is sent. */

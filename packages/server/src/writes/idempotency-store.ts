@@ -41,7 +41,9 @@ export type ClaimOutcome =
 /**
  * Claims a key for a request with this fingerprint, in statements of its own (committed before
  * the request's work starts, so other instances see the claim). Keys past their 24 hours are
- * treated as absent, whether or not anything has swept them yet.
+ * treated as absent, whether or not anything has swept them yet. The claim is made with
+ * `lockToken`, chosen by the caller so that it can release a claim whose outcome it never heard
+ * (the connection ended before the answer came back).
  */
 export async function claimKey(
   db: Db,
@@ -49,9 +51,9 @@ export async function claimKey(
   fingerprint: string,
   secrets: SecretBox,
   now: Date,
+  lockToken: string = randomUUID(),
 ): Promise<ClaimOutcome> {
   for (let attempt = 0; attempt < 3; attempt++) {
-    const lockToken = randomUUID()
     const claim = {
       fingerprint,
       status: 'in_progress' as const,
@@ -98,11 +100,10 @@ export async function claimKey(
     }
     if (existing.locked_until > now) return { kind: 'in_progress' }
     // The first executor stopped without finishing or releasing (a crashed process): take over.
-    const takeover = randomUUID()
     const taken = await db
       .updateTable('idempotency_keys')
       .set({
-        lock_token: takeover,
+        lock_token: lockToken,
         locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS),
       })
       .where(keyIs(scope))
@@ -110,7 +111,7 @@ export async function claimKey(
       .where('status', '=', 'in_progress')
       .executeTakeFirst()
     if (Number(taken.numUpdatedRows) === 1)
-      return { kind: 'claimed', claim: { ...scope, lockToken: takeover } }
+      return { kind: 'claimed', claim: { ...scope, lockToken } }
     return { kind: 'in_progress' }
   }
   return { kind: 'in_progress' }

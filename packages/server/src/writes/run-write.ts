@@ -1,8 +1,10 @@
+import { randomUUID } from 'node:crypto'
 import type { AppDeps } from '../app-deps.ts'
+import { databaseUnavailable } from '../http/error-handling.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { problemBody } from '../http/problem-response.ts'
 import { dryRunWrite } from './dry-run.ts'
-import { claimKey, completeKey, type KeyClaim, releaseKey } from './idempotency-store.ts'
+import { claimKey, completeKey, type KeyClaim } from './idempotency-store.ts'
 import { writeContext } from './write-context.ts'
 import type { Command, WriteOutcome, WriteRequest } from './write-request.ts'
 
@@ -26,7 +28,23 @@ export async function runWrite(
   let claim: KeyClaim | null = null
   if (key !== null) {
     const scope = { workspaceId: caller.principal.workspaceId, tokenId: caller.credential.id, key }
-    const outcome = await claimKey(deps.db, scope, request.fingerprint, deps.secrets, now)
+    await deps.keyReleases.drain()
+    // This key's last attempt failed with the database away and its claim is not given back yet:
+    // the database is still away, and the retry is told so rather than that the key is busy.
+    if (deps.keyReleases.isPending(scope)) throw databaseUnavailable()
+    const lockToken = randomUUID()
+    const outcome = await claimKey(
+      deps.db,
+      scope,
+      request.fingerprint,
+      deps.secrets,
+      now,
+      lockToken,
+    ).catch(async (error: unknown) => {
+      // The claim may have committed before the connection ended: give it back all the same.
+      await deps.keyReleases.release({ ...scope, lockToken })
+      throw error
+    })
     if (outcome.kind === 'replay') return { ...outcome.response, replayed: true }
     if (outcome.kind === 'reused') {
       throw new ProblemError(
@@ -60,7 +78,7 @@ export async function runWrite(
         const body = JSON.stringify(problemBody(error, request.actor.requestId ?? ''))
         await completeKey(deps.db, claim, { status: error.status, body }, deps.secrets)
       } else {
-        await releaseKey(deps.db, claim).catch(() => undefined)
+        await deps.keyReleases.release(claim)
       }
     }
     throw error

@@ -47,7 +47,7 @@ export async function openTestDatabase(): Promise<TestDatabase> {
     url: url.toString(),
     // pg's pool.end() resolves before sockets close, so the forced drop below may still reach
     // them; any other lost connection is a real failure.
-    onIdleError: (error) => {
+    onConnectionError: (error) => {
       if (!closing) throw error
     },
   })

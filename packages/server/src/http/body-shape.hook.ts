@@ -1,0 +1,17 @@
+import type { FastifyInstance } from 'fastify'
+import { shapeBreach } from '../lib/json-shape.ts'
+import { ProblemError } from './problem-catalogue.ts'
+
+/**
+ * One bound for every JSON body (under /v1 and on /mcp alike): a body that nests too deep, or
+ * holds an object or array far larger than any the API takes (lib/json-shape.ts), is a 422
+ * before any validator, handler or serializer walks it.
+ */
+export function installBodyShapeLimit(app: FastifyInstance): void {
+  app.addHook('preValidation', async (request) => {
+    if (request.body === null || typeof request.body !== 'object') return
+    const breach = shapeBreach(request.body)
+    if (!breach) return
+    throw new ProblemError('validation_failed', 'The body is invalid.', { errors: [breach] })
+  })
+}
