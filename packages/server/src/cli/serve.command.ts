@@ -7,6 +7,7 @@ import { startBackgroundJobs } from './background-jobs.ts'
 import type { CliIO } from './cli-io.ts'
 import { prepareDemo } from './demo-access.ts'
 import { describeDatabase, openMigratedDatabase } from './open-database.ts'
+import { stopSignal } from './stop-signal.ts'
 
 /**
  * `workgraph serve [--port 8080] [--host 127.0.0.1] [--data DIR | --database-url URL] [--demo]`:
@@ -42,6 +43,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const deps = createAppDeps({ db: handle.db, engine: handle.engine, config, secret })
   const app = await buildApp(deps, { logger })
   const jobs = startBackgroundJobs(deps, logger, { dispatch: config.webhooksDispatch })
+  const stopped = stopSignal()
   try {
     const demo = values.demo ? await prepareDemo(handle.db, deps.clock.now()) : undefined
     await app.listen({ port: config.port, host: config.host })
@@ -71,6 +73,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     }
     io.stdout.write(`${lines.join('\n')}\n\n`)
   } catch (error) {
+    stopped.cancel()
     await jobs.stop()
     await app.close()
     await handle.close()
@@ -83,10 +86,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     throw error
   }
 
-  const signal = await new Promise<NodeJS.Signals>((resolve) => {
-    process.once('SIGTERM', () => resolve('SIGTERM'))
-    process.once('SIGINT', () => resolve('SIGINT'))
-  })
+  const signal = await stopped.received
   app.log.info({ signal }, 'shutting down: draining in-flight requests')
   deps.lifecycle.draining = true
   await app.close()

@@ -6,6 +6,7 @@ import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts'
 import { startBackgroundJobs } from './background-jobs.ts'
 import type { CliIO } from './cli-io.ts'
 import { openMigratedDatabase } from './open-database.ts'
+import { stopSignal } from './stop-signal.ts'
 
 /**
  * `workgraph worker [--data DIR | --database-url URL] [--once]`: delivers webhooks without serving
@@ -36,12 +37,10 @@ export async function workerCommand(args: string[], io: CliIO): Promise<number> 
       await dispatcher.stop()
       return 0
     }
+    const stopped = stopSignal()
     const jobs = startBackgroundJobs(deps, logger, { dispatch: true })
     io.stdout.write('Workgraph worker: delivering webhooks until SIGTERM or SIGINT.\n')
-    const signal = await new Promise<NodeJS.Signals>((resolve) => {
-      process.once('SIGTERM', () => resolve('SIGTERM'))
-      process.once('SIGINT', () => resolve('SIGINT'))
-    })
+    const signal = await stopped.received
     logger.info({ signal }, 'worker shutting down: finishing deliveries in flight')
     await jobs.stop()
     return 0

@@ -77,11 +77,11 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   let pglite: PGlite
   if (target.kind === 'embedded') {
     mkdirSync(target.dataDir, { recursive: true })
-    lock = lockDataDir(target.dataDir)
+    lock = await lockDataDir(target.dataDir)
     try {
       initEmbeddedDataDir(`${target.dataDir}/pgdata`)
     } catch (error) {
-      lock.release()
+      await lock.release()
       throw error
     }
     pglite = new PGlite(`${target.dataDir}/pgdata`, {
@@ -98,7 +98,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   try {
     await pglite.waitReady
   } catch (error) {
-    lock?.release()
+    await lock?.release()
     throw error
   }
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types, Client: PreparingClient })
@@ -110,7 +110,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     async close() {
       await db.destroy()
       await pglite.close()
-      lock?.release()
+      await lock?.release()
     },
   }
 }
