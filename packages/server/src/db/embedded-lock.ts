@@ -38,7 +38,11 @@ async function lockWithAbstractSocket(dataDir: string): Promise<DataDirLock> {
   // The real path, so that two spellings of one folder are one lock.
   const digest = createHash('sha256').update(realpathSync(dataDir)).digest('hex').slice(0, 40)
   const name = `\0workgraph-data-${digest}`
-  const server = createServer((socket) => socket.end(String(process.pid)))
+  const server = createServer((socket) => {
+    // Any local process may connect; one that resets the connection must not end this one.
+    socket.on('error', () => {})
+    socket.end(String(process.pid))
+  })
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject)
@@ -48,6 +52,8 @@ async function lockWithAbstractSocket(dataDir: string): Promise<DataDirLock> {
     if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
     throw inUse(dataDir, await askHolder(name))
   }
+  // Held from here on: a failed accept (too many open files, say) must not end the process.
+  server.on('error', () => {})
   // The lock must not keep a process alive that has nothing else left to do.
   server.unref()
   return { release: () => closeServer(server) }

@@ -1,3 +1,5 @@
+import { pointerOf, type WalkedPlace } from './json-pointer.ts'
+
 /** The bounds of a JSON body's shape (docs/errors.md): far past what any body of the API needs. */
 export const JSON_SHAPE_LIMITS = {
   /** Levels of arrays and objects. */
@@ -26,8 +28,8 @@ export function shapeBreach(
   limits: { depth: number; members: number; items: number } = JSON_SHAPE_LIMITS,
 ): ShapeBreach | null {
   if (value === null || typeof value !== 'object') return null
-  // Each entry knows its parent and its name there; a path is only spelled out for a breach.
-  const stack: Place[] = [{ value, depth: 0, parent: null, name: '' }]
+  // Each entry knows its parent and its key there; a path is only spelled out for a breach.
+  const stack: Place[] = [{ value, depth: 0, parent: null, key: '' }]
   while (stack.length > 0) {
     const place = stack.pop() as Place
     const { value: current, depth } = place
@@ -35,40 +37,28 @@ export function shapeBreach(
       return { path: '', message: `nests more than ${limits.depth} levels deep` }
     if (Array.isArray(current)) {
       if (current.length > limits.items)
-        return { path: pointerTo(place), message: `has more than ${limits.items} items` }
+        return { path: pointerOf(place), message: `has more than ${limits.items} items` }
       for (let i = 0; i < current.length; i++) {
         const child: unknown = current[i]
         if (child !== null && typeof child === 'object')
-          stack.push({ value: child, depth: depth + 1, parent: place, name: String(i) })
+          stack.push({ value: child, depth: depth + 1, parent: place, key: String(i) })
       }
       continue
     }
     const keys = Object.keys(current)
     if (keys.length > limits.members)
-      return { path: pointerTo(place), message: `has more than ${limits.members} members` }
+      return { path: pointerOf(place), message: `has more than ${limits.members} members` }
     for (const key of keys) {
       const child: unknown = (current as Record<string, unknown>)[key]
       if (child !== null && typeof child === 'object')
-        stack.push({ value: child, depth: depth + 1, parent: place, name: key })
+        stack.push({ value: child, depth: depth + 1, parent: place, key })
     }
   }
   return null
 }
 
-interface Place {
+interface Place extends WalkedPlace {
   value: object
   depth: number
   parent: Place | null
-  name: string
-}
-
-// The JSON Pointer of a place; `~` and `/` in a member name are escaped (RFC 6901).
-function pointerTo(place: Place): string {
-  const names: string[] = []
-  for (let at: Place | null = place; at?.parent; at = at.parent)
-    names.push(at.name.replaceAll('~', '~0').replaceAll('/', '~1'))
-  return names
-    .reverse()
-    .map((name) => `/${name}`)
-    .join('')
 }

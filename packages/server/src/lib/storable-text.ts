@@ -1,3 +1,5 @@
+import { pointerOf } from './json-pointer.ts'
+
 /**
  * Text the database can hold: PostgreSQL refuses U+0000 in text and JSON, and a lone UTF-16
  * surrogate (which JSON's `\ud800` escapes can produce) has no UTF-8 encoding at all, so it would
@@ -42,10 +44,11 @@ export function unstorableText(value: unknown, limit = 20): TextFault[] {
     const node = stack.pop() as Node
     const keyFault = node.parent && !Array.isArray(node.parent.value) ? textFault(node.key) : null
     const current = node.value
-    if (keyFault) faults.push({ path: pointer(node), message: `is a field name that ${keyFault}` })
+    if (keyFault)
+      faults.push({ path: pointerOf(node), message: `is a field name that ${keyFault}` })
     else if (typeof current === 'string') {
       const fault = textFault(current)
-      if (fault) faults.push({ path: pointer(node), message: fault })
+      if (fault) faults.push({ path: pointerOf(node), message: fault })
     } else if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--)
         if (mayHoldText(current[i])) stack.push({ value: current[i], parent: node, key: String(i) })
@@ -65,15 +68,4 @@ export function unstorableText(value: unknown, limit = 20): TextFault[] {
 // Numbers, booleans and null need no visit of their own.
 function mayHoldText(value: unknown): boolean {
   return typeof value === 'string' || (typeof value === 'object' && value !== null)
-}
-
-// RFC 6901: `~` and `/` in a key are escaped, as Ajv does in the paths of other validation errors.
-function pointer(node: Node): string {
-  const keys: string[] = []
-  for (let at: Node | null = node; at?.parent; at = at.parent)
-    keys.push(at.key.replaceAll('~', '~0').replaceAll('/', '~1'))
-  return keys
-    .reverse()
-    .map((key) => `/${key}`)
-    .join('')
 }
