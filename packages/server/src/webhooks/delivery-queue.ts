@@ -52,18 +52,20 @@ export interface ClaimedDelivery {
  * endpoint rows are locked (SKIP LOCKED, so dispatchers never wait on each other), then one
  * statement counts what is in flight and claims, so two dispatchers never both fill one endpoint.
  * The claim commits before anything is sent. `backlog` tells whether there was work to take.
+ * Endpoints in `passOver` are left for this round (the dispatcher's slow ones).
  */
 export async function claimDue(
   deps: AppDeps,
   capacity: number,
   perEndpoint: number,
+  passOver: readonly EndpointRef[] = [],
 ): Promise<{ claims: ClaimedDelivery[]; backlog: boolean }> {
   if (capacity <= 0) return { claims: [], backlog: true }
   const now = deps.clock.now()
   // Twice as many endpoints as would fill the capacity: some have less due than their room.
   const wanted = Math.min(ENDPOINTS_PER_ROUND, 2 * Math.ceil(capacity / perEndpoint))
   return deps.db.transaction().execute(async (trx) => {
-    const locked = await lockEndpoints(trx, wanted, perEndpoint, now)
+    const locked = await lockEndpoints(trx, wanted, perEndpoint, now, passOver)
     if (locked.length === 0) return { claims: [], backlog: false }
     const claimable: { workspace_id: string; id: string }[] = []
     for (const endpoint of locked) {
@@ -80,17 +82,27 @@ export async function claimDue(
   })
 }
 
+/** An endpoint, by its workspace and id. */
+export interface EndpointRef {
+  workspaceId: string
+  endpointId: string
+}
+
 // Endpoints with due work and room by the last committed count, locked for this round.
 async function lockEndpoints(
   trx: Db,
   wanted: number,
   perEndpoint: number,
   now: Date,
+  passOver: readonly EndpointRef[],
 ): Promise<{ workspace_id: string; id: string; status: string; live: boolean }[]> {
   const result = await sql<{ workspace_id: string; id: string; status: string; live: boolean }>`
     select e.workspace_id, e.id, e.status, ${bindingLive(now)} as live
     from webhook_endpoints e
-    where (exists (select from webhook_deliveries d
+    where (e.workspace_id, e.id) not in (
+        select * from unnest(${passOver.map((e) => e.workspaceId)}::text[],
+          ${passOver.map((e) => e.endpointId)}::text[]))
+      and (exists (select from webhook_deliveries d
           where d.workspace_id = e.workspace_id and d.endpoint_id = e.id
             and d.status in ('pending', 'retrying') and d.next_attempt_at <= ${now})
         or exists (select from webhook_deliveries d

@@ -3,7 +3,7 @@ import type { Dispatcher } from 'undici'
 import type { AppDeps } from '../app-deps.ts'
 import { deliverOne, endpointKey, type OwnerView, viewsOfOwners } from './deliver-one.ts'
 import { AckWriter } from './delivery-acks.ts'
-import { claimDue } from './delivery-queue.ts'
+import { claimDue, type EndpointRef } from './delivery-queue.ts'
 import { ATTEMPT_TIMEOUT_MS } from './delivery-sender.ts'
 import { fanOutEvents } from './fan-out.ts'
 import { createGuardedAgent } from './ssrf-guard.ts'
@@ -11,9 +11,36 @@ import { createGuardedAgent } from './ssrf-guard.ts'
 // How soon to look again when due work was held by others (not how long an idle queue waits).
 const BACKLOG_POLL_MS = 25
 
+/**
+ * How long an attempt holds one of the dispatcher's slots. A receiver that has not answered by
+ * then is slow: its attempt goes on (until its timeout) on a socket of its own, its slot goes to
+ * others, and its endpoint is passed over until it answers again (docs/webhooks.md, "Slow
+ * receivers").
+ */
+export const SLOT_HOLD_MS = 1000
+
+// How long an endpoint whose attempt timed out gets one attempt at a time from this dispatcher.
+const SLOW_MEMORY_MS = 60_000
+
+// The share of the slots any endpoint may take; the rest is for endpoints with no young attempt.
+const SHARED_FRACTION = 0.75
+
+// Open attempts per slot at most, slow ones included: what bounds sockets and memory.
+const OPEN_PER_SLOT = 4
+
+/** An attempt in flight: whose it is and when it started. */
+interface Attempt {
+  endpoint: string
+  ref: EndpointRef
+  startedAt: number
+}
+
 /** How a dispatcher runs; the defaults suit one process beside the API. */
 export interface DispatcherOptions {
-  /** Requests in flight at once from this process. */
+  /**
+   * Slots: attempts this dispatcher starts and waits on at once. An attempt gives its slot back
+   * once it has run SLOT_HOLD_MS; at most four times as many may be open in all.
+   */
   maxInFlight?: number
   /** Requests in flight at once to one endpoint, across every dispatcher. */
   perEndpoint?: number
@@ -46,7 +73,9 @@ export class WebhookDispatcher {
   readonly #timeoutMs: number
   readonly #onError: (error: unknown) => void
   readonly #acks: AckWriter
-  readonly #inFlight = new Set<Promise<void>>()
+  readonly #inFlight = new Map<Promise<void>, Attempt>()
+  // Endpoints whose last attempt outlasted SLOT_HOLD_MS, until when they are remembered so.
+  readonly #slowUntil = new Map<string, number>()
   #running = false
   #loop: Promise<void> | null = null
   #wake: (() => void) | null = null
@@ -90,7 +119,7 @@ export class WebhookDispatcher {
     for (;;) {
       while ((await fanOutEvents(this.#deps)) > 0) {}
       const { started } = await this.#claimAndSend()
-      await Promise.all([...this.#inFlight])
+      await Promise.all([...this.#inFlight.keys()])
       if (started === 0) return
     }
   }
@@ -101,7 +130,7 @@ export class WebhookDispatcher {
     this.nudge()
     await this.#loop
     await Promise.race([
-      Promise.allSettled([...this.#inFlight]),
+      Promise.allSettled([...this.#inFlight.keys()]),
       sleep(graceMs, undefined, { ref: false }),
     ])
     if (this.#ownsAgent) await this.#agent.close()
@@ -142,11 +171,48 @@ export class WebhookDispatcher {
     this.#wake = null
   }
 
+  // Slots are held by attempts younger than SLOT_HOLD_MS; every open attempt counts against the
+  // cap on sockets. Endpoints slow now (an attempt past SLOT_HOLD_MS), or lately (an attempt
+  // timed out) while they still have one open, are passed over. And the last quarter of the slots
+  // goes only to endpoints with no young attempt here: however many receivers never answer,
+  // they cannot take every slot, even in the second before they are known to be slow.
+  #room(): { capacity: number; passOver: EndpointRef[] } {
+    const now = performance.now()
+    for (const [endpoint, until] of this.#slowUntil)
+      if (until <= now) this.#slowUntil.delete(endpoint)
+    let young = 0
+    const open = new Map<string, { ref: EndpointRef; oldest: number; newest: number }>()
+    for (const attempt of this.#inFlight.values()) {
+      if (now - attempt.startedAt < SLOT_HOLD_MS) young++
+      const seen = open.get(attempt.endpoint) ?? {
+        ref: attempt.ref,
+        oldest: attempt.startedAt,
+        newest: attempt.startedAt,
+      }
+      seen.oldest = Math.min(seen.oldest, attempt.startedAt)
+      seen.newest = Math.max(seen.newest, attempt.startedAt)
+      open.set(attempt.endpoint, seen)
+    }
+    const shared = Math.floor(this.#maxInFlight * SHARED_FRACTION)
+    const reserveOnly = young >= shared
+    const passOver: EndpointRef[] = []
+    for (const [endpoint, { ref, oldest, newest }] of open) {
+      const slow = now - oldest >= SLOT_HOLD_MS || this.#slowUntil.has(endpoint)
+      const holdsYoung = now - newest < SLOT_HOLD_MS
+      if (slow || (reserveOnly && holdsYoung)) passOver.push(ref)
+    }
+    const slots = (reserveOnly ? this.#maxInFlight : shared) - young
+    const sockets = this.#maxInFlight * OPEN_PER_SLOT - this.#inFlight.size
+    return { capacity: Math.min(slots, sockets), passOver }
+  }
+
   async #claimAndSend(): Promise<{ started: number; backlog: boolean }> {
+    const room = this.#room()
     const { claims, backlog } = await claimDue(
       this.#deps,
-      this.#maxInFlight - this.#inFlight.size,
+      room.capacity,
       this.#perEndpoint,
+      room.passOver,
     )
     const context = {
       deps: this.#deps,
@@ -158,14 +224,29 @@ export class WebhookDispatcher {
     // Each claim holds its slot from now on; what the owners may open is read once for them all.
     const views = viewsOfOwners(this.#deps, claims)
     for (const claim of claims) {
+      const endpoint = endpointKey(claim)
+      const startedAt = performance.now()
+      // When the attempt stops holding its slot, the loop may fill that slot.
+      const slotFreed = setTimeout(() => this.#wake?.(), SLOT_HOLD_MS)
+      slotFreed.unref()
       const sending: Promise<void> = views
-        .then((view) => deliverOne(context, claim, view.get(endpointKey(claim)) as OwnerView))
+        .then((view) => deliverOne(context, claim, view.get(endpoint) as OwnerView))
         .catch((error: unknown) => this.#onError(error))
         .finally(() => {
+          clearTimeout(slotFreed)
+          // A timeout is remembered: the receiver may never answer. A slow answer is not.
+          const took = performance.now() - startedAt
+          if (took >= this.#timeoutMs)
+            this.#slowUntil.set(endpoint, performance.now() + SLOW_MEMORY_MS)
+          else this.#slowUntil.delete(endpoint)
           this.#inFlight.delete(sending)
           this.#wake?.()
         })
-      this.#inFlight.add(sending)
+      this.#inFlight.set(sending, {
+        endpoint,
+        ref: { workspaceId: claim.workspaceId, endpointId: claim.endpointId },
+        startedAt,
+      })
     }
     return { started: claims.length, backlog }
   }
