@@ -15,7 +15,7 @@ import { client, startTestApp, type TestApp } from './harness/test-app.ts'
 
 const SILENT = 20
 const WRITES = 30
-const MAX_RATIO = 4
+const MAX_RATIO = 8
 
 let t: TestApp
 let ws: ImportResult
@@ -74,10 +74,11 @@ async function healthyLatencies(as: ReturnType<typeof client>, round: string): P
 const percentile = (sorted: number[], p: number) =>
   sorted[Math.ceil(p * sorted.length) - 1] as number
 
-// The healthy endpoint alone, then beside 20 that never answer: they may not slow it down more
-// than a few times. A ratio of two rounds of the same run, so that a loaded machine moves both
-// alike; on a quiet one its p99 beside the silent receivers stays well under a second (the
-// numbers are reported with the test).
+// The healthy endpoint alone, then beside 20 that never answer. Starved, its events waited for
+// the silent ones' 15 s timeouts (or never came); shared fairly, its p99 beside them may grow by
+// the extra work of their deliveries, and stays within MAX_RATIO of its p99 alone. A ratio of two
+// rounds of the same run, so that a loaded machine moves both alike; the absolute numbers are
+// reported with the test (and in bench/README.md, "Reliability").
 test(`${SILENT} receivers that never answer do not hold up a healthy one`, async (t2) => {
   const as = client(t.app, tokenOf(ws, 'alice-key'))
   const created = await as.post('/v1/webhooks', { url: healthy.url })

@@ -14,7 +14,7 @@ const BACKLOG_POLL_MS = 25
 /**
  * How long an attempt holds one of the dispatcher's slots. A receiver that has not answered by
  * then is slow: its attempt goes on (until its timeout) on a socket of its own, its slot goes to
- * others, and its endpoint is passed over until it answers again (docs/webhooks.md, "Slow
+ * others, and its endpoint is passed over until that attempt ends (docs/webhooks.md, "Slow
  * receivers").
  */
 export const SLOT_HOLD_MS = 1000
@@ -74,7 +74,7 @@ export class WebhookDispatcher {
   readonly #onError: (error: unknown) => void
   readonly #acks: AckWriter
   readonly #inFlight = new Map<Promise<void>, Attempt>()
-  // Endpoints whose last attempt outlasted SLOT_HOLD_MS, until when they are remembered so.
+  // Endpoints whose last attempt timed out, and until when that is remembered.
   readonly #slowUntil = new Map<string, number>()
   #running = false
   #loop: Promise<void> | null = null
