@@ -11,9 +11,9 @@ export const EMBEDDED_IMPORT_FLAGS = ['--liftoff-only', '--max-semi-space-size=1
 /**
  * Runs `workgraph import` into the embedded database in a child process with
  * EMBEDDED_IMPORT_FLAGS, and returns its exit status; null when this process should run the
- * command itself. Opening PGlite in a process that may optimize its WebAssembly costs a
- * transient 600–700 MB of V8's optimizing compiler: an import of 100,000 items peaked at 1.1 GB
- * that way and at 635 MB in the child, in 111 s instead of 70 s (bench/README.md, "Memory").
+ * command itself. Opening PGlite in a process that may optimize its WebAssembly costs a large,
+ * transient share of memory in V8's optimizing compiler, and a large import ran slower that way
+ * too (bench/README.md, "Memory").
  */
 export async function runEmbeddedImportInChild(
   argv: readonly string[],

@@ -59,7 +59,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
       types,
       Client: PreparingClient,
       // JIT pays off for long analytic queries; ours are short, and a plan whose estimate crosses
-      // jit_above_cost (a search walking the feed) spent about 95 ms compiling to save nothing.
+      // jit_above_cost (a search walking the feed) spent longer compiling than running.
       options: '-c jit=off',
     })
     // The server may end any connection (a restart, a failover, pg_terminate_backend), idle in

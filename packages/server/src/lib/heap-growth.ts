@@ -2,10 +2,9 @@ import { setFlagsFromString } from 'node:v8'
 
 /**
  * How much V8 lets the old generation grow past what survived its last full collection before
- * it collects again, in per cent. V8 picks 10–300 % by itself and, with a heap limit of gigabytes,
- * let a served embedded database hold 150–200 MB of garbage after load, and an import of 100,000
- * items 400 MB. At 10 % the heap stays near what is live; the extra full collections took no
- * measurable throughput (bench/README.md, "Memory").
+ * it collects again, in per cent. Left to pick it, V8 let a served embedded database and a large
+ * import hold far more garbage than live data. At 10 % the heap stays near what is live, and
+ * the extra full collections cost no measurable throughput (bench/README.md, "Memory").
  */
 export const HEAP_GROWING_PERCENT = 10
 

@@ -62,7 +62,7 @@ export async function searchIndex(
   const ws = visibility.principal.workspaceId
   const window = input.window ?? SEARCH_WINDOW
   // As large as the others: with a smaller limit the planner walked the newest rows for a word in
-  // 0.5 % of items rather than reading its GIN entries (a question at 1,000,000 items: 393 ms).
+  // 0.5 % of items rather than reading its GIN entries (bench/README.md, "Search that reads questions").
   const termWindow = window
   const { phrases, excluded, exact } = input.question
   const indexed = input.types.filter((type) => type !== 'activity')
@@ -111,7 +111,7 @@ export async function searchIndex(
   const perTerm = (newest: (c: ReturnType<typeof sql>) => ReturnType<typeof sql>, tsv: string) =>
     terms.length > 1 ? terms.map((term) => newest(sql`${sql.ref(tsv)} @@ ${termQuery(term)}`)) : []
   // With several terms the any-word window is left out: each of its items is among the newest of
-  // a word it has, so the per-word windows hold it already (4 ms of a question at 1,000,000 items).
+  // a word it has, so the per-word windows hold it already, and it would only cost time.
   const indexSets = [
     ...(terms.length > 1 ? [] : [newestIndex(any ? sql`r.tsv @@ ${any}` : sql`true`)]),
     ...(all ? [newestIndex(sql`r.tsv @@ ${all}`)] : []),
@@ -132,14 +132,14 @@ export async function searchIndex(
         where ${actBase} and ${condition}
         order by a.created_at desc, a.id desc limit ${size})`
   // Whole words only: a prefix has no statistics, and a window guessing it common walked the
-  // whole feed (110 ms at 100,000 items) for a word in no entry. A half-typed word finds items.
+  // whole feed for a word in no entry. A half-typed word finds items.
   const whole = terms.map((term) => ({ ...term, prefix: null }))
   const actAny = combined(whole, 'or')
   const actAll = whole.length > 1 ? combined(whole, 'and') : null
   const actSets = [
     ...(actAny ? [newestActs(sql`a.tsv @@ ${actAny}`)] : [newestActs(sql`true`)]),
     // No window per word: an entry's text is a verb and changed values, rarely a question's
-    // words, and each window repeats the visibility join (about 6 ms each for a guest).
+    // words, and each window would repeat the visibility join.
     ...(actAll ? [newestActs(sql`a.tsv @@ ${actAll}`)] : []),
   ]
   // Per term: does the item's text cover it, does its title (its weight-A words; never an
@@ -270,14 +270,14 @@ function nearOf(term: SearchTerm): RawBuilder<unknown> {
  * no candidate's text matches as they are (`base` is the candidates' condition: visible,
  * filtered): a typo or a half-typed word rarely matches anything, and a word that does is
  * neither. It also keeps statements fast: the planner has no statistics for a prefix and guesses
- * it common, so a window with one walked every row newest first (70 ms at 100,000 items for a
- * word in no activity entry). Decided among visible items only, like the windows, so hidden
+ * it common, so a window with one walked every row newest first for a word in no activity
+ * entry. Decided among visible items only, like the windows, so hidden
  * items cannot change it.
  *
  * A misspelled word's near misses are the vocabulary's words it nearly spells: found by pg_trgm's
  * word similarity (`<%`, the trigram index), kept when at most one edit away (two for words over
- * five letters). Comparing it with every title instead read thousands of them at 1,000,000 items
- * (100 ms), and similarity alone let a typo stand for dozens of words that merely share syllables.
+ * five letters). Comparing it with every title instead read thousands of them in a large
+ * workspace, and similarity alone let a typo stand for dozens of words that merely share syllables.
  * The vocabulary holds hidden items' words too, so every such word is kept, never the first few:
  * a word only hidden titles have matches nothing the caller sees, and no cap lets it push out one
  * that would.
@@ -293,7 +293,7 @@ async function nearMissesOfUnmatched(
   if (near.length === 0) return terms.map((term) => ({ ...term, near: [] }))
   if (base === null) return terms.map(plain)
   // Without the prefix, so that the words' own statistics pick the GIN index (a guessed-common
-  // prefix made this a scan of every row: 149 ms at 100,000 items).
+  // prefix made this a scan of every row).
   const found = await sql<{ found: boolean[] }>`select array[${sql.join(
     near.map(
       (term) =>

@@ -5,10 +5,10 @@ import { type Kysely, sql } from 'kysely'
  * - A second ACL index whose entries carry the row's type (`task:prj_…`). A guest's list of one
  *   type then finds exactly its rows of that type in one lookup. With the plain ACL index it
  *   found every row the guest may open, of every type, and the planner preferred to AND that with
- *   a bitmap of every row of the type: about 2 ms at 100,000 items for 47 canvases.
+ *   a bitmap of every row of the type, reading far more than it returned.
  * - Both without GIN's pending list (`fastupdate`). New entries waited there, unsorted, until a
- *   vacuum (PGlite never runs one), and every lookup read the whole list: after 1,165 new tasks a
- *   guest's task list went from 2.9 to 5.2 ms. A row has two or three ACL entries, so inserting
+ *   vacuum (PGlite never runs one), and every lookup read the whole list, so a guest's task list
+ *   slowed with every task created. A row has two or three ACL entries, so inserting
  *   them straight into the index costs writes little.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
