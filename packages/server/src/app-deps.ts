@@ -10,7 +10,6 @@ import { CursorCodec } from './lib/cursor.ts'
 import { deriveOAuthKeys, deriveWebKeys, type OAuthKeys, type WebKeys } from './lib/derived-keys.ts'
 import { UrlBuilder } from './lib/resource-urls.ts'
 import { SecretBox } from './lib/secret-box.ts'
-import { KeyReleases } from './writes/key-releases.ts'
 
 /** Seams of the write path: tests make a committed-looking write fail; the dispatcher listens. */
 export interface WriteHooks {
@@ -37,8 +36,6 @@ export interface AppDeps {
   /** Keys of the dashboard (its CSRF tokens), derived from the service secret. */
   readonly webKeys: WebKeys
   readonly writeHooks: WriteHooks
-  /** Idempotency keys of failed writes, given back even when the database was away. */
-  readonly keyReleases: KeyReleases
   /** Raised after each write commits; long polls of the change feed wake on it. */
   readonly changeSignal: ChangeSignal
   /** Set while the server drains on shutdown, so /readyz turns away new traffic. */
@@ -53,11 +50,10 @@ export function createAppDeps(options: {
   secret: Buffer
   clock?: Clock
 }): AppDeps {
-  const clock = options.clock ?? systemClock
   return {
     db: options.db,
     config: options.config,
-    clock,
+    clock: options.clock ?? systemClock,
     principals: new PrincipalCache(),
     cursors: new CursorCodec(options.secret),
     urls: new UrlBuilder(options.config),
@@ -70,7 +66,6 @@ export function createAppDeps(options: {
     oauthKeys: deriveOAuthKeys(options.secret),
     webKeys: deriveWebKeys(options.secret),
     writeHooks: {},
-    keyReleases: new KeyReleases(options.db, clock),
     changeSignal: new ChangeSignal(),
     lifecycle: { draining: false },
   }

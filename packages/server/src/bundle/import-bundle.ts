@@ -2,7 +2,7 @@ import type { Insertable, Kysely } from 'kysely'
 import { syncResourceIndex } from '../access/resource-index.ts'
 import type { Database } from '../db/database.ts'
 import { hashPassword, type PasswordCost } from '../lib/password.ts'
-import { emailKey, emailPasswordHashes } from '../oauth/email-passwords.ts'
+import { emailKey, emailPasswordHashes } from '../web/email-passwords.ts'
 import { type BundlePlan, type IdMaker, type ImportSecrets, planImport } from './bundle-plan.ts'
 import type { Problem } from './schema-problems.ts'
 import { validateBundle } from './validate-bundle.ts'
@@ -75,7 +75,7 @@ export type PreparedImport = { ok: true; plan: BundlePlan } | { ok: false; probl
 /**
  * Validates a bundle and plans its rows. The plan holds everything the write needs, so a caller
  * that keeps no reference to the parsed bundle lets it be collected before the write starts
- * (at 100,000 items the bundle is about 200 MB of heap).
+ * (a large bundle is a large share of the heap: bench/README.md, "Memory").
  */
 export function prepareImport(input: unknown, options: ImportOptions = {}): PreparedImport {
   options.onPhase?.('validating')
@@ -133,7 +133,7 @@ export async function writeImport(
 
 /**
  * Sets the password hash of each imported person the bundle gives a password. An email has one
- * password across the server (oauth/email-passwords.ts): a person whose email already signs in
+ * password across the server (web/email-passwords.ts): a person whose email already signs in
  * elsewhere takes that password, and the bundle's is not used, so that a bundle can never change
  * how someone signs in to another workspace. Only new emails are hashed.
  */

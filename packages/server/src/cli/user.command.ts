@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../config.ts'
 import { hashPassword } from '../lib/password.ts'
-import { emailKey, setEmailPassword } from '../oauth/email-passwords.ts'
+import { emailKey, setEmailPassword } from '../web/email-passwords.ts'
 import { type CliIO, UsageError } from './cli-io.ts'
 import { openMigratedDatabase } from './open-database.ts'
 
@@ -11,7 +11,7 @@ const MAX_LENGTH = 1024
 /**
  * `workgraph user set-password --email EMAIL`: sets the password an email signs in with on the
  * dashboard and the OAuth pages, for every person with that email in every workspace (one
- * password per email, oauth/email-passwords.ts), and ends their dashboard sessions. The password
+ * password per email, web/email-passwords.ts), and ends their dashboard sessions. The password
  * is read from standard input, never from the command line, where other users of the machine
  * could read it in the process list.
  */

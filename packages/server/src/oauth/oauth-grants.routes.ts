@@ -4,10 +4,10 @@ import { authenticated } from '../http/authentication.ts'
 import { listResponse } from '../http/list-response.ts'
 import { notFound } from '../http/problem-catalogue.ts'
 import { IdParams, Page } from '../http/schemas.ts'
+import { revokeOAuthGrant } from '../tokens/oauth-grants.commands.ts'
+import { listOAuthGrants, type OAuthGrantRow } from '../tokens/oauth-grants.queries.ts'
 import { httpWrite } from '../writes/http-write.ts'
 import { IdempotencyHeaders } from '../writes/write-schemas.ts'
-import { revokeOAuthGrant } from './oauth-grants.commands.ts'
-import { listOAuthGrants, type OAuthGrantRow } from './oauth-grants.queries.ts'
 import { ListOAuthGrantsQuery, OAuthGrantRecord } from './oauth-grants.schemas.ts'
 
 function presentGrant(row: OAuthGrantRow, status: 'active' | 'revoked' = 'active') {

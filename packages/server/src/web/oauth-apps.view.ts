@@ -1,5 +1,5 @@
 import { html } from 'ghtml'
-import type { OAuthGrantRow } from '../oauth/oauth-grants.queries.ts'
+import type { OAuthGrantRow } from '../tokens/oauth-grants.queries.ts'
 import { listTable, revokeLink, scopeList } from './credential-parts.ts'
 import { layout } from './layout.view.ts'
 import { when } from './view-parts.ts'

@@ -1,11 +1,11 @@
 import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppDeps } from '../app-deps.ts'
-import { allowSignInAttempt, matchSignIn } from '../oauth/sign-in.ts'
 import { fromOwnPages, sameToken, signInCsrfToken } from './csrf.ts'
 import { forbiddenFormPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
 import { safeReturnTo } from './return-to.ts'
+import { allowSignInAttempt, matchSignIn } from './sign-in.ts'
 import { signInPage, workspaceChoicePage } from './sign-in.view.ts'
 import type { WebCookies } from './web-cookies.ts'
 import { endSession, startSession } from './web-session.ts'
@@ -21,7 +21,7 @@ const PRE_SESSION_VALUE = /^[A-Za-z0-9_-]{43}$/
 
 /**
  * GET and POST /sign-in, POST /sign-in/workspace and POST /sign-out. The people, password hashes
- * and attempt budgets are the OAuth pages' own (oauth/sign-in.ts): one sign-in, two front doors.
+ * and attempt budgets are the OAuth pages' own (web/sign-in.ts): one sign-in, two front doors.
  */
 export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
   const key = deps.webKeys.csrfKey

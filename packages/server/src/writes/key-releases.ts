@@ -10,6 +10,19 @@ import {
 // How soon a release that could not reach the database is tried again.
 const RETRY_MS = 100
 
+// One set of pending releases per database, so that every write of an app shares it.
+const releasesByDb = new WeakMap<Db, KeyReleases>()
+
+/** The releases of the writes made through `db`. */
+export function keyReleasesOf(db: Db, clock: Clock): KeyReleases {
+  let releases = releasesByDb.get(db)
+  if (!releases) {
+    releases = new KeyReleases(db, clock)
+    releasesByDb.set(db, releases)
+  }
+  return releases
+}
+
 /**
  * Gives idempotency keys back after failed writes, including writes that failed because the
  * database went away: then the release cannot reach it either, so it is kept and tried again

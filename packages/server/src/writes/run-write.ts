@@ -5,6 +5,7 @@ import { ProblemError } from '../http/problem-catalogue.ts'
 import { problemBody } from '../http/problem-response.ts'
 import { dryRunWrite } from './dry-run.ts'
 import { claimKey, completeKey, type KeyClaim } from './idempotency-store.ts'
+import { keyReleasesOf } from './key-releases.ts'
 import { writeContext } from './write-context.ts'
 import type { Command, WriteOutcome, WriteRequest } from './write-request.ts'
 
@@ -28,10 +29,11 @@ export async function runWrite(
   let claim: KeyClaim | null = null
   if (key !== null) {
     const scope = { workspaceId: caller.principal.workspaceId, tokenId: caller.credential.id, key }
-    await deps.keyReleases.drain()
+    const releases = keyReleasesOf(deps.db, deps.clock)
+    await releases.drain()
     // This key's last attempt failed with the database away and its claim is not given back yet:
     // the database is still away, and the retry is told so rather than that the key is busy.
-    if (deps.keyReleases.isPending(scope)) throw databaseUnavailable()
+    if (releases.isPending(scope)) throw databaseUnavailable()
     const lockToken = randomUUID()
     const outcome = await claimKey(
       deps.db,
@@ -42,7 +44,7 @@ export async function runWrite(
       lockToken,
     ).catch(async (error: unknown) => {
       // The claim may have committed before the connection ended: give it back all the same.
-      await deps.keyReleases.release({ ...scope, lockToken })
+      await releases.release({ ...scope, lockToken })
       throw error
     })
     if (outcome.kind === 'replay') return { ...outcome.response, replayed: true }
@@ -78,7 +80,7 @@ export async function runWrite(
         const body = JSON.stringify(problemBody(error, request.actor.requestId ?? ''))
         await completeKey(deps.db, claim, { status: error.status, body }, deps.secrets)
       } else {
-        await deps.keyReleases.release(claim)
+        await keyReleasesOf(deps.db, deps.clock).release(claim)
       }
     }
     throw error

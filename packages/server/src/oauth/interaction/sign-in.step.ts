@@ -1,10 +1,10 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { html } from 'ghtml'
 import type { AppDeps } from '../../app-deps.ts'
+import { allowSignInAttempt, matchSignIn } from '../../web/sign-in.ts'
 import { signInPage, workspaceChoicePage } from '../../web/sign-in.view.ts'
 import { formOf } from '../../web/web-write.ts'
 import { choiceValue } from '../../web/workspace-choice.ts'
-import { allowSignInAttempt, matchSignIn } from '../sign-in.ts'
 import {
   INTERACTION_BASE,
   type InteractionContext,
@@ -49,7 +49,7 @@ export async function completeSignIn(
 
 /**
  * POST `…/:uid/login`, the sign-in form: the dashboard's people, passwords and attempt budgets
- * (oauth/sign-in.ts). An email and password that open several workspaces the app may serve get
+ * (web/sign-in.ts). An email and password that open several workspaces the app may serve get
  * the choice of one (workspace.step.ts). POST `…/:uid/switch` ("Sign in as someone else" on the
  * consent page) shows the form again.
  */

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/database.ts'
-import { endSessionsOf } from '../web/web-session.ts'
+import { endSessionsOf } from './web-session.ts'
 
 /*
  * One password per email across the server's workspaces (docs/dashboard.md, "Signing in"): every

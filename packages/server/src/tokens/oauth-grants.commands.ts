@@ -1,8 +1,8 @@
 import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
-import { revokeMadeWith } from '../tokens/tokens.commands.ts'
 import { disableBoundEndpoints } from '../webhooks/endpoint-binding.ts'
 import type { OAuthGrantRow } from './oauth-grants.queries.ts'
+import { revokeMadeWith } from './tokens.commands.ts'
 
 /**
  * Revokes a grant: the remembered consent, its refresh and access tokens and any unspent code
