@@ -36,7 +36,7 @@ export interface AppDeps {
   /** Keys of the dashboard (its CSRF tokens), derived from the service secret. */
   readonly webKeys: WebKeys
   readonly writeHooks: WriteHooks
-  /** Raised after each write commits; long polls of the change feed wake on it. */
+  /** Pulsed per workspace when changes commit; long polls of the change feed wait on it. */
   readonly changeSignal: ChangeSignal
   /** Set while the server drains on shutdown, so /readyz turns away new traffic. */
   readonly lifecycle: { draining: boolean }

@@ -1,11 +1,12 @@
 import type { Logger } from 'pino'
 import type { AppDeps } from '../app-deps.ts'
+import { OUTBOX_CHANNEL } from '../db/channels.ts'
+import { listenForNotifications } from '../db/notification-listener.ts'
 import { sweepExpiredArtifacts } from '../oauth/artifact-adapter.ts'
 import { sweepWebSessions } from '../web/web-session.ts'
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts'
 import { sweepWebhookHistory } from '../webhooks/webhook-retention.ts'
 import { sweepExpiredKeys } from '../writes/idempotency-store.ts'
-import { listenForOutboxEvents } from '../writes/outbox-listener.ts'
 
 const SWEEP_EVERY_MS = 10 * 60_000
 
@@ -51,11 +52,11 @@ export function startBackgroundJobs(
     // Writes of this process wake it directly; on PostgreSQL, other processes' writes via NOTIFY.
     deps.writeHooks.afterCommit = () => dispatcher.nudge()
     if (deps.config.databaseUrl)
-      listener = listenForOutboxEvents(
-        deps.config.databaseUrl,
-        () => dispatcher.nudge(),
-        (error) => logger.warn({ err: error }, 'outbox listener lost its connection; reconnecting'),
-      )
+      listener = listenForNotifications(deps.config.databaseUrl, OUTBOX_CHANNEL, {
+        notification: () => dispatcher.nudge(),
+        lost: (error) =>
+          logger.warn({ err: error }, 'outbox listener lost its connection; reconnecting'),
+      })
     dispatcher.start()
   }
   return {

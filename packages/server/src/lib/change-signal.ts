@@ -1,41 +1,72 @@
+/** Why a wait for a change ended. */
+export type WaitOutcome = 'changed' | 'timeout' | 'aborted'
+
 /**
- * An in-process pulse raised after each write commits: long-polling readers of the change feed
- * wait on it instead of polling alone. A pulse carries nothing; waiters re-read the database.
+ * Pulses raised when a workspace may have new changes: after a write of this process commits, or
+ * when another process's commit is heard of. Long polls of the change feed wait on the pulses of
+ * their workspace instead of re-reading on a timer. A pulse carries nothing; a woken reader reads
+ * the database. Counts only grow, so "nothing since" is a comparison of two numbers.
  */
 export class ChangeSignal {
-  #waiters = new Set<() => void>()
-  #pulses = 0
+  readonly #waiters = new Map<string, Set<(outcome: WaitOutcome) => void>>()
+  readonly #counts = new Map<string, number>()
+  // Added to every workspace's count: a pulse of all of them at once.
+  #everyone = 0
 
-  /** How many pulses there have been: read it before a scan, pass it to `next` after. */
-  get pulses(): number {
-    return this.#pulses
+  /** The workspace's pulse count: read it before a read, pass it to `next` after. */
+  pulses(workspaceId: string): number {
+    return (this.#counts.get(workspaceId) ?? 0) + this.#everyone
   }
 
-  /** Wakes every current waiter. */
-  notify(): void {
-    this.#pulses++
-    const waiters = [...this.#waiters]
+  /** Wakes the workspace's waiters: it may have new changes. */
+  notify(workspaceId: string): void {
+    this.#counts.set(workspaceId, (this.#counts.get(workspaceId) ?? 0) + 1)
+    const waiters = this.#waiters.get(workspaceId)
+    if (!waiters) return
+    this.#waiters.delete(workspaceId)
+    for (const wake of waiters) wake('changed')
+  }
+
+  /** Wakes every waiter: any workspace may have changes nobody heard of. */
+  notifyAll(): void {
+    this.#everyone++
+    const all = [...this.#waiters.values()]
     this.#waiters.clear()
-    for (const wake of waiters) wake()
+    for (const waiters of all) for (const wake of waiters) wake('changed')
+  }
+
+  /** How many wait on the workspace now. */
+  waiting(workspaceId: string): number {
+    return this.#waiters.get(workspaceId)?.size ?? 0
+  }
+
+  /** The workspaces someone waits on now. */
+  waitedOn(): string[] {
+    return [...this.#waiters.keys()]
   }
 
   /**
-   * Resolves at the next pulse, after `ms` milliseconds, or when `signal` aborts, whichever comes
-   * first; at once when a pulse came after `since` (so one raised during a scan is not missed).
-   * Never rejects.
+   * Resolves at the workspace's next pulse, after `ms` milliseconds, or when `signal` aborts,
+   * whichever comes first; at once when a pulse came after `since` (so one raised during a read
+   * is not missed). Never rejects.
    */
-  next(ms: number, signal?: AbortSignal, since = this.#pulses): Promise<void> {
+  next(workspaceId: string, ms: number, signal: AbortSignal, since: number): Promise<WaitOutcome> {
+    if (signal.aborted) return Promise.resolve('aborted')
+    if (since !== this.pulses(workspaceId)) return Promise.resolve('changed')
     return new Promise((resolve) => {
-      if (signal?.aborted || since !== this.#pulses) return resolve()
-      const done = () => {
+      const done = (outcome: WaitOutcome) => {
         clearTimeout(timer)
-        this.#waiters.delete(done)
-        signal?.removeEventListener('abort', done)
-        resolve()
+        this.#waiters.get(workspaceId)?.delete(done)
+        if (this.#waiters.get(workspaceId)?.size === 0) this.#waiters.delete(workspaceId)
+        signal.removeEventListener('abort', aborted)
+        resolve(outcome)
       }
-      const timer = setTimeout(done, ms)
-      this.#waiters.add(done)
-      signal?.addEventListener('abort', done, { once: true })
+      const aborted = () => done('aborted')
+      const timer = setTimeout(() => done('timeout'), ms)
+      const waiters = this.#waiters.get(workspaceId) ?? new Set()
+      waiters.add(done)
+      this.#waiters.set(workspaceId, waiters)
+      signal.addEventListener('abort', aborted, { once: true })
     })
   }
 }

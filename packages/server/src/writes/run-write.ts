@@ -69,7 +69,7 @@ export async function runWrite(
     })
     // The outbox may hold a new event: an in-process dispatcher picks it up now, not at its poll.
     deps.writeHooks.afterCommit?.()
-    deps.changeSignal.notify()
+    deps.changeSignal.notify(request.actor.workspaceId)
     return { ...response, replayed: false }
   } catch (error) {
     if (error instanceof LeaseLost) throw keyInUse()

@@ -1,4 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify'
+import type { KyselyPlugin } from 'kysely'
 import type { Logger } from 'pino'
 import { buildApp } from '../../src/app.ts'
 import { type AppDeps, createAppDeps } from '../../src/app-deps.ts'
@@ -25,12 +26,20 @@ export interface TestApp {
 
 /** Starts the real Fastify app (no mocks) on a fresh database; close it in `after`. */
 export async function startTestApp(
-  options: { env?: NodeJS.ProcessEnv; clock?: Clock; logger?: Logger } = {},
+  options: {
+    env?: NodeJS.ProcessEnv
+    clock?: Clock
+    logger?: Logger
+    /** Watches what the app sends to the database (a `StatementLog`); changes nothing. */
+    plugin?: KyselyPlugin
+    /** The database to use instead of a fresh one: a second app on the same data. */
+    database?: TestDatabase
+  } = {},
 ): Promise<TestApp> {
-  const db = await openTestDatabase()
+  const db = options.database ?? (await openTestDatabase())
   const clock = new ManualClock(new Date())
   const deps = createAppDeps({
-    db: db.db,
+    db: options.plugin ? db.db.withPlugin(options.plugin) : db.db,
     engine: db.engine,
     // Rate limits are tested on their own; elsewhere they would only couple tests to counts.
     config: loadConfig({ LOG_LEVEL: 'silent', ...UNLIMITED, ...options.env }),
@@ -45,7 +54,7 @@ export async function startTestApp(
     clock,
     async close() {
       await app.close()
-      await db.close()
+      if (!options.database) await db.close()
     },
   }
 }

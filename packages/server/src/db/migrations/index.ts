@@ -15,6 +15,7 @@ import * as webSessions from './0013-web-sessions.ts'
 import * as changePositions from './0014-change-positions.ts'
 import * as fencedCredentials from './0015-fenced-credentials.ts'
 import * as madeWith from './0016-made-with.ts'
+import * as changeNotifications from './0017-change-notifications.ts'
 
 /** Every migration, in order. Names sort; a migration is never edited once it has shipped. */
 export const migrations: Record<string, Migration> = {
@@ -34,4 +35,5 @@ export const migrations: Record<string, Migration> = {
   '0014-change-positions': changePositions,
   '0015-fenced-credentials': fencedCredentials,
   '0016-made-with': madeWith,
+  '0017-change-notifications': changeNotifications,
 }

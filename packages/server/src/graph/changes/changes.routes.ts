@@ -5,15 +5,21 @@ import type { AppDeps } from '../../app-deps.ts'
 import { authenticated } from '../../http/authentication.ts'
 import { ProblemError } from '../../http/problem-catalogue.ts'
 import { requireVisible } from '../../http/require-visible.ts'
+import { Turns } from '../../lib/turns.ts'
 import { numberCommittedChanges } from '../../writes/change-positions.ts'
 import { decodeChangeCursor, encodeChangeCursor } from './change-cursor.ts'
-import { cursorExpired, retentionCutoff } from './change-retention.ts'
+import { retentionCutoff } from './change-retention.ts'
 import { ChangeWakeups } from './change-wakeups.ts'
 import { presentChange } from './changes.present.ts'
-import { headPosition, horizonPosition } from './changes.queries.ts'
+import { headPosition } from './changes.queries.ts'
 import { CHANGE_RESOURCE_TYPES, ChangePage, ListChangesQuery } from './changes.schemas.ts'
 import { parseEventTypes } from './event-types.ts'
-import { type FeedReader, readChanges } from './read-changes.ts'
+import { FeedHeads } from './feed-heads.ts'
+import { type FeedReader, type FeedWatch, readChanges } from './read-changes.ts'
+
+// Feed reads of this process at once; the rest queue. Polls woken by one commit all read at
+// once otherwise, and hold every database connection while writes wait for one.
+const FEED_READS_AT_ONCE = 2
 
 /**
  * `GET /v1/changes`: the change feed (docs/changes.md), oldest first from an opaque cursor, each
@@ -21,7 +27,15 @@ import { type FeedReader, readChanges } from './read-changes.ts'
  */
 export function changeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const wakeups = new ChangeWakeups(deps)
+    const heads = new FeedHeads()
+    const wakeups = new ChangeWakeups(deps, heads, (error) =>
+      app.log.warn({ err: error }, 'change feed wake-ups: a look or the listener failed'),
+    )
+    const watch: FeedWatch = {
+      heads,
+      turns: new Turns(FEED_READS_AT_ONCE),
+      hearing: () => wakeups.hearing,
+    }
     // Long polls end when the app closes, rather than holding its shutdown for up to 30 s.
     const closing = new AbortController()
     app.addHook('preClose', async () => closing.abort())
@@ -53,23 +67,17 @@ export function changeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const scope = { principal, types: events, project_id: query.project_id }
         const cursorAt = (position: number) => encodeChangeCursor(deps.cursors, scope, position)
         const ws = principal.workspaceId
-        // Positions first: the head and the horizon below count every committed change.
-        await numberCommittedChanges(deps.db, ws)
-        if (query.cursor === undefined && query.from === undefined)
+        if (query.cursor === undefined && query.from === undefined) {
+          // Positions first: the head counts every committed change.
+          await numberCommittedChanges(deps.db, ws)
           return { data: [], next_cursor: cursorAt(await headPosition(deps.db, ws)) }
-        const horizon = await horizonPosition(deps.db, ws, retentionCutoff(deps.clock.now()))
-        let after = horizon
-        if (query.cursor !== undefined) {
-          after = decodeChangeCursor(deps.cursors, scope, query.cursor)
-          if (after < horizon) throw cursorExpired()
         }
+        let from: number | 'start' = 'start'
+        if (query.cursor !== undefined) from = decodeChangeCursor(deps.cursors, scope, query.cursor)
         const gone = new AbortController()
         reply.raw.once('close', () => gone.abort())
         const wait = query.wait ?? 0
-        if (wait > 0)
-          wakeups.listen((error) =>
-            request.log.warn({ err: error }, 'change feed listener lost its connection'),
-          )
+        if (wait > 0) wakeups.start()
         const readerOf = (caller: Caller): FeedReader => ({
           visibility: caller.visibility,
           filters: {
@@ -78,8 +86,9 @@ export function changeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             project_id: query.project_id,
           },
         })
-        const read = await readChanges(deps, readerOf(caller), after, {
+        const read = await readChanges(deps, watch, readerOf(caller), from, {
           limit: query.limit ?? 50,
+          retainedSince: retentionCutoff(deps.clock.now()),
           waitMs: wait * 1000,
           signal: AbortSignal.any([gone.signal, closing.signal]),
           // A poll that waited reads as a request made now would: its credential may have ended
