@@ -8,10 +8,14 @@ import type { SecretBox } from '../lib/secret-box.ts'
 export const IDEMPOTENCY_WINDOW_MS = 24 * 60 * 60 * 1000
 
 /**
- * How long a claim holds before another request may take the key over. Longer than any request
- * can run (statement and request timeouts are far shorter), so a live executor never loses it.
+ * How long a claim holds before another request may take the key over: about how long the
+ * retries of a client whose first attempt died with its process are turned away. A live executor
+ * renews its claim while it runs (`renewKey`), so only a claim whose process stopped lapses.
  */
-export const IDEMPOTENCY_LEASE_MS = 60_000
+export const IDEMPOTENCY_LEASE_MS = 10_000
+
+/** How often a running write renews its claim: well within the lease, so a renewal is never late. */
+export const IDEMPOTENCY_RENEW_MS = 3_000
 
 /** Whose key it is: keys of different tokens or workspaces never meet. */
 export interface KeyScope {
@@ -141,6 +145,17 @@ export async function completeKey(
     .modifyEnd(PREPARED)
     .executeTakeFirst()
   return Number(result.numUpdatedRows) === 1
+}
+
+/** Extends a claim's lease from `now`, while its write still runs; a lost claim stays lost. */
+export async function renewKey(db: Db, claim: KeyClaim, now: Date): Promise<void> {
+  await db
+    .updateTable('idempotency_keys')
+    .set({ locked_until: new Date(now.getTime() + IDEMPOTENCY_LEASE_MS) })
+    .where(keyIs(claim))
+    .where('lock_token', '=', claim.lockToken)
+    .where('status', '=', 'in_progress')
+    .execute()
 }
 
 /** Gives a key back after a failure that changed nothing, so that a retry runs anew. */

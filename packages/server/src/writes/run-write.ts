@@ -4,7 +4,13 @@ import { databaseUnavailable } from '../http/error-handling.ts'
 import { ProblemError } from '../http/problem-catalogue.ts'
 import { problemBody } from '../http/problem-response.ts'
 import { dryRunWrite } from './dry-run.ts'
-import { claimKey, completeKey, type KeyClaim } from './idempotency-store.ts'
+import {
+  claimKey,
+  completeKey,
+  IDEMPOTENCY_RENEW_MS,
+  type KeyClaim,
+  renewKey,
+} from './idempotency-store.ts'
 import { keyReleasesOf } from './key-releases.ts'
 import { writeContext } from './write-context.ts'
 import type { Command, WriteOutcome, WriteRequest } from './write-request.ts'
@@ -58,11 +64,14 @@ export async function runWrite(
     claim = outcome.claim
   }
 
+  const renewal = claim ? keepClaim(deps, claim) : null
   try {
     const response = await deps.db.transaction().execute(async (trx) => {
       const context = writeContext(deps, trx, caller, request.actor, now)
       const result = await command(context)
       const stored = { status: result.status, body: request.serialize(result) }
+      // From here the key's row is locked by this transaction: nobody can take it over.
+      renewal?.stop()
       if (claim && !(await completeKey(trx, claim, stored, deps.secrets))) throw new LeaseLost()
       await deps.writeHooks.beforeCommit?.(request.operation)
       return stored
@@ -84,7 +93,22 @@ export async function runWrite(
       }
     }
     throw error
+  } finally {
+    renewal?.stop()
   }
+}
+
+/**
+ * Renews a claim every IDEMPOTENCY_RENEW_MS while its write runs, so a write slower than the
+ * lease keeps its key; a quick write never renews. A renewal that fails (the database away) is
+ * tried at the next tick.
+ */
+function keepClaim(deps: AppDeps, claim: KeyClaim): { stop(): void } {
+  const timer = setInterval(() => {
+    renewKey(deps.db, claim, deps.clock.now()).catch(() => undefined)
+  }, IDEMPOTENCY_RENEW_MS)
+  timer.unref()
+  return { stop: () => clearInterval(timer) }
 }
 
 function keyInUse(): ProblemError {
