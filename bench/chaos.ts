@@ -13,7 +13,7 @@
  * Tables go to standard output (bench/README.md, "Reliability"), JSON and the servers' logs to
  * bench/results/. Exits non-zero if a guarantee failed.
  *
- *   npm run bench:chaos -- [--only crashes,receivers,polls] [--polls 500] [--silent 20]
+ *   npm run bench:chaos -- [--only crashes,polls,receivers] [--polls 500] [--silent 20]
  *                          [--restart-postgres]
  */
 import { mkdirSync, writeFileSync } from 'node:fs'
@@ -26,7 +26,7 @@ import { openChaosWorld } from './chaos-world.ts'
 
 const { values } = parseArgs({
   options: {
-    only: { type: 'string', default: 'crashes,receivers,polls' },
+    only: { type: 'string', default: 'crashes,polls,receivers' },
     polls: { type: 'string', default: '500' },
     silent: { type: 'string', default: '20' },
     'idle-seconds': { type: 'string', default: '35' },
@@ -51,11 +51,6 @@ try {
     failed ||= crashes.some((row) => !row.held)
     console.log(`\nCrashes and outages (two instances, PostgreSQL):\n${formatCrashes(crashes)}`)
   }
-  if (only.has('receivers')) {
-    const receivers = await measureReceivers(world, { silent: Number(values.silent) })
-    report.receivers = receivers
-    console.log(`\nSlow receivers:\n${formatReceivers(receivers)}`)
-  }
   if (only.has('polls')) {
     const polls = await measurePolls(world, {
       polls: Number(values.polls),
@@ -64,6 +59,11 @@ try {
     })
     report.polls = polls
     console.log(`\nLong polls of the change feed:\n${formatPolls(polls)}`)
+  }
+  if (only.has('receivers')) {
+    const receivers = await measureReceivers(world, { silent: Number(values.silent) })
+    report.receivers = receivers
+    console.log(`\nSlow receivers:\n${formatReceivers(receivers)}`)
   }
 } finally {
   await world.close()
