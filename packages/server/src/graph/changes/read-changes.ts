@@ -1,5 +1,6 @@
 import type { Visibility } from '../../access/visibility.ts'
 import type { AppDeps } from '../../app-deps.ts'
+import { ProblemError } from '../../http/problem-catalogue.ts'
 import type { Turns } from '../../lib/turns.ts'
 import { numberCommittedChanges } from '../../writes/change-positions.ts'
 import { cursorExpired } from './change-retention.ts'
@@ -111,7 +112,19 @@ export async function readChanges(
         )
         return { pulses, scan }
       })
-      if (!read) return { rows: [], position }
+      if (!read) {
+        // Aborted while queued: the client left, or the server is closing. A page from the start
+        // not read yet has no position to give.
+        if (from === 'start' && windows === 0)
+          throw new ProblemError(
+            'service_unavailable',
+            'The server is shutting down; retry shortly.',
+            {
+              headers: { 'retry-after': '1' },
+            },
+          )
+        return { rows: [], position }
+      }
       const { pulses, scan } = read
       windows++
       woken = false
