@@ -94,20 +94,14 @@ export async function openChaosWorld(
       }
     },
     tokens,
-    start: async (name, env = {}) => {
-      const saved = { ...process.env }
-      Object.assign(process.env, env)
-      try {
-        return await startInstance(
-          main,
-          ['--database-url', url.toString()],
-          SECRET,
-          join(results, `chaos-${stamp}-${name}.log`),
-        )
-      } finally {
-        process.env = saved
-      }
-    },
+    start: (name, env = {}) =>
+      startInstance(
+        main,
+        ['--database-url', url.toString()],
+        SECRET,
+        join(results, `chaos-${stamp}-${name}.log`),
+        env,
+      ),
     transactions: async () => {
       const row = await admin.query<{ n: string }>(
         'select xact_commit + xact_rollback as n from pg_stat_database where datname = $1',

@@ -14,12 +14,14 @@ export interface Instance {
  * Starts `workgraph serve` like `startServer` (http-load.ts) does, with the same generous rate
  * limits, but keeps what the soak needs and that one hides: the pid (to read VmRSS as the run goes)
  * and the log (stdout and stderr, warnings and errors, into `logFile` to explain any error).
+ * `env` adds to the environment it inherits.
  */
 export async function startInstance(
   main: string,
   args: string[],
   secret: string,
   logFile: string,
+  env: Record<string, string> = {},
 ): Promise<Instance> {
   const port = await freePort()
   // As `npm start` runs it (a 16 MB young generation); at info, each minute's request summary.
@@ -30,6 +32,7 @@ export async function startInstance(
     {
       env: {
         ...process.env,
+        ...env,
         WORKGRAPH_SECRET: secret,
         LOG_LEVEL: 'info',
         RATE_LIMIT_READS_PER_MINUTE: '10000000',
