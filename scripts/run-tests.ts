@@ -12,9 +12,10 @@
  *   WORKGRAPH_TEST_REQUIRE_POSTGRES=1 fail instead of skipping when PostgreSQL is absent (CI)
  *
  * In a whole run, the few files whose subject does not depend on the engine and that cost the
- * most (pages driven in Chromium, and the TypeScript compiler checking the SDK and a generated
- * client) run once, on PostgreSQL; the HTTP tests of the same pages still run on both. Named on
- * the command line, or when PostgreSQL is absent, they run on every engine.
+ * most (pages and the SDK driven in Chromium, and the TypeScript compiler checking the SDK and a
+ * generated client) run once, on PostgreSQL; the HTTP tests of the same pages still run on both.
+ * Named on the command line, or when PostgreSQL is absent, they run on every engine. Fuzz tests
+ * send a third of their inputs on PGlite (test/harness/property-settings.ts).
  */
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -33,7 +34,12 @@ const files = process.argv.slice(2)
 const patterns =
   files.length > 0 ? files : ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts']
 // Run once in a whole run (above): the browser, and the compiler on generated code.
-const ONCE = [/\/test\/browser\//, /\/generated-client\.test\.ts$/, /sdk\/test\/package\.test\.ts$/]
+const ONCE = [
+  /\/test\/browser\//,
+  /sdk\/test\/browser\.test\.ts$/,
+  /\/generated-client\.test\.ts$/,
+  /sdk\/test\/package\.test\.ts$/,
+]
 const engines = (process.env.WORKGRAPH_TEST_DB ?? 'pglite,postgres').split(',')
 const localPostgres = 'postgres://postgres@127.0.0.1:5432/test'
 const concurrency = Math.max(2, availableParallelism())

@@ -11,6 +11,7 @@ import type { FuzzContext, FuzzRequest } from './harness/malformed/fuzz-request.
 import { inlineRefs } from './harness/malformed/inline-refs.ts'
 import { rawHttpRequest } from './harness/malformed/raw-http-request.ts'
 import { pkcePair } from './harness/oauth-client-requests.ts'
+import { fuzzRuns } from './harness/property-settings.ts'
 import { type RawResponse, rawRequest } from './harness/raw-http.ts'
 import { routeList } from './harness/route-list.ts'
 import { contentState } from './harness/row-counts.ts'
@@ -22,10 +23,10 @@ import { ENGINE } from './harness/test-database.ts'
 // and of the HTTP layer is problem+json with a code of the catalogue, and nothing is written.
 //
 //   WORKGRAPH_FUZZ_SEED=…  replay another run (the seed is printed)
-//   WORKGRAPH_FUZZ_RUNS=…  requests through inject (default 5,500); raw ones: WORKGRAPH_FUZZ_RAW_RUNS
+//   WORKGRAPH_FUZZ_RUNS=…  requests through inject (default 5,500 on PostgreSQL, a third on PGlite); raw ones: WORKGRAPH_FUZZ_RAW_RUNS
 
 const SEED = Number(process.env.WORKGRAPH_FUZZ_SEED ?? 20_261_123)
-const RUNS = Number(process.env.WORKGRAPH_FUZZ_RUNS ?? 5_500)
+const RUNS = Number(process.env.WORKGRAPH_FUZZ_RUNS ?? fuzzRuns(5_500))
 const RAW_RUNS = Number(process.env.WORKGRAPH_FUZZ_RAW_RUNS ?? 300)
 const NATIVE_URI = 'http://127.0.0.1:9999/callback'
 

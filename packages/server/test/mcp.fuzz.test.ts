@@ -5,6 +5,7 @@ import type { ImportResult } from '../src/bundle/import-bundle.ts'
 import { PROBLEMS } from '../src/http/problem-catalogue.ts'
 import { importOk, tokenOf, writableBundle } from './harness/bundles.ts'
 import { type McpFuzzContext, mcpFuzzRequest } from './harness/mcp-fuzz-request.ts'
+import { fuzzRuns } from './harness/property-settings.ts'
 import { contentState } from './harness/row-counts.ts'
 import { client, startTestApp, type TestApp } from './harness/test-app.ts'
 import { ENGINE } from './harness/test-database.ts'
@@ -18,7 +19,7 @@ import { ENGINE } from './harness/test-database.ts'
 //   WORKGRAPH_MCP_FUZZ_RUNS=…  requests (default 1,000)
 
 const SEED = Number(process.env.WORKGRAPH_FUZZ_SEED ?? 20_261_123)
-const RUNS = Number(process.env.WORKGRAPH_MCP_FUZZ_RUNS ?? 1_000)
+const RUNS = Number(process.env.WORKGRAPH_MCP_FUZZ_RUNS ?? fuzzRuns(1_000))
 
 let t: TestApp
 let ws: ImportResult

@@ -15,6 +15,7 @@ import {
   pageRequest,
 } from './harness/malformed/page-form.ts'
 import { authorizationUrl, pkcePair } from './harness/oauth-client-requests.ts'
+import { fuzzRuns } from './harness/property-settings.ts'
 import { type RouteEntry, routeList } from './harness/route-list.ts'
 import { contentState } from './harness/row-counts.ts'
 import { client, startTestApp, type TestApp } from './harness/test-app.ts'
@@ -28,7 +29,7 @@ import { ENGINE } from './harness/test-database.ts'
 //   WORKGRAPH_PAGES_FUZZ_RUNS=…  requests (default 1,000)
 
 const SEED = Number(process.env.WORKGRAPH_FUZZ_SEED ?? 20_261_124)
-const RUNS = Number(process.env.WORKGRAPH_PAGES_FUZZ_RUNS ?? 1_000)
+const RUNS = Number(process.env.WORKGRAPH_PAGES_FUZZ_RUNS ?? fuzzRuns(1_000))
 const ORIGIN = 'http://127.0.0.1:8080'
 const NATIVE_URI = 'http://127.0.0.1:9999/callback'
 const PASSWORD = 'the owner signs in with this'

@@ -7,6 +7,7 @@ import { parseQuestion } from '../src/search/question-parser.ts'
 import { searchIndex } from '../src/search/search.queries.ts'
 import { ALL_READ_SCOPES, importOk, smallBundle, tokenOf } from './harness/bundles.ts'
 import { searchAll } from './harness/check-search.ts'
+import { fuzzRuns } from './harness/property-settings.ts'
 import { client, startTestApp, type TestApp } from './harness/test-app.ts'
 
 let t: TestApp
@@ -294,7 +295,7 @@ test('the candidate window ranks only the most recent matches of a very common t
   assert.deepEqual(rows.map((row) => row.title).sort(), ['Checklist', 'Heliotrope review'])
 })
 
-test('thousands of odd queries never produce a 5xx', async () => {
+test(`${fuzzRuns(2000)} odd queries never produce a 5xx`, async () => {
   const api = client(t.app, tokenOf(ws, 'bob-key'))
   const odd = fc.oneof(
     fc.string({ minLength: 1, maxLength: 500 }),
@@ -340,7 +341,7 @@ test('thousands of odd queries never produce a 5xx', async () => {
       if (reply.status === 200) assert.ok(Array.isArray(reply.json.results))
       else assert.equal(reply.status, 422, `${JSON.stringify(query)} → ${reply.body}`)
     }),
-    { numRuns: 2000 },
+    { numRuns: fuzzRuns(2000) },
   )
 })
 
