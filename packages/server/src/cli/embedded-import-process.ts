@@ -3,8 +3,8 @@ import { once } from 'node:events'
 import { constants } from 'node:os'
 
 /**
- * The Node flags of an embedded import's child: WebAssembly compiled by Liftoff only, and a young
- * generation of 16 MB (as `npm start` gives the server) unless the command line sets one.
+ * The Node flags of an embedded import's child: WebAssembly compiled by Liftoff only, and the
+ * young generation `npm start` gives the server unless the command line sets one.
  */
 export const EMBEDDED_IMPORT_FLAGS = ['--liftoff-only', '--max-semi-space-size=16'] as const
 

@@ -27,13 +27,13 @@ interface WindowCount {
 /**
  * Counts in PostgreSQL (an unlogged table), so that every instance of the service spends the
  * same budget, without a statement per request (docs/api.md, "Rate limits"). Each instance
- * counts in memory and adds its counts to the table every 100 ms, reading back the total. A
- * request is counted in the table at once, and sees the shared total, when the instance's view
- * is older than 250 ms, when it would be the hundredth of the budget counted here since the
- * view was read, when the budget is small (under 100), or when the count is in the last tenth
- * of the budget. Once the shared count reaches the limit, an instance admits at most a
- * hundredth of the budget more before it sees so: the overshoot is under one hundredth of the
- * budget per instance.
+ * counts in memory and adds its counts to the table every FLUSH_EVERY_MS, reading back the
+ * total. A request is counted in the table at once, and sees the shared total, when the
+ * instance's view is older than FRESH_FOR_MS, when it would be the hundredth of the budget
+ * counted here since the view was read, when the budget is small (under EXACT_BELOW), or when
+ * the count is in the last tenth of the budget. Once the shared count reaches the limit, an
+ * instance admits at most a hundredth of the budget more before it sees so: the overshoot is
+ * under one hundredth of the budget per instance.
  */
 export class SharedRateLimitStore implements RateLimitStore {
   readonly #db: Db
