@@ -74,8 +74,17 @@ async function listening(): Promise<number> {
   }
 }
 
-const createdIds = (answer: Reply) =>
-  answer.json.data.map((change: { resource_id: string }) => change.resource_id)
+/** Creates a task through app B, and expects each of A's polls to answer with it alone. */
+async function expectTaskOfB(polls: Promise<Reply>[], title: string): Promise<void> {
+  const task = await on(b, 'alice-key').post('/v1/tasks', { title, project_id: ws.ids.open })
+  assert.equal(task.status, 201, task.body)
+  for (const answer of await Promise.all(polls))
+    assert.deepEqual(
+      answer.json.data.map((change: { resource_id: string }) => change.resource_id),
+      [task.json.id],
+      answer.body,
+    )
+}
 
 test('a poll wakes at the commit of another process, and reads nothing before it', {
   skip,
@@ -86,13 +95,7 @@ test('a poll wakes at the commit of another process, and reads nothing before it
   // Waiting: no re-reads on a timer.
   await pause(1500)
   assert.equal(log.count(SCAN), 0, `${log.count(SCAN)} scans while nothing changed`)
-  const task = await on(b, 'alice-key').post('/v1/tasks', {
-    title: 'Made by the other process',
-    project_id: ws.ids.open,
-  })
-  assert.equal(task.status, 201, task.body)
-  for (const answer of await Promise.all(polls))
-    assert.deepEqual(createdIds(answer), [task.json.id], answer.body)
+  await expectTaskOfB(polls, 'Made by the other process')
   assert.equal(log.count(SCAN), 3)
 })
 
@@ -102,13 +105,7 @@ test('a listener that loses its connection misses nothing', { skip }, async () =
   await admin.query('select pg_terminate_backend($1)', [listener])
   // Written while nobody in A listens: A learns of it from its look at the head, or when it
   // listens again.
-  const task = await on(b, 'alice-key').post('/v1/tasks', {
-    title: 'Made while A was deaf',
-    project_id: ws.ids.open,
-  })
-  assert.equal(task.status, 201, task.body)
-  for (const answer of await Promise.all(polls))
-    assert.deepEqual(createdIds(answer), [task.json.id], answer.body)
+  await expectTaskOfB(polls, 'Made while A was deaf')
   assert.notEqual(await listening(), listener)
 })
 

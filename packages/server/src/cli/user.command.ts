@@ -48,7 +48,8 @@ export async function userCommand(args: string[], io: CliIO): Promise<number> {
   const handle = await openMigratedDatabase(config)
   try {
     const hash = await hashPassword(password)
-    // Every person of the email gets the hash, and their dashboard sessions end, in one transaction.
+    // Every person of the email gets the hash, and their dashboard sessions end, in one
+    // transaction.
     const people = await handle.db
       .transaction()
       .execute((trx) => setEmailPassword(trx, { email, hash, now: new Date() }))

@@ -62,7 +62,8 @@ export async function searchIndex(
   const ws = visibility.principal.workspaceId
   const window = input.window ?? SEARCH_WINDOW
   // As large as the others: with a smaller limit the planner walked the newest rows for a word in
-  // 0.5 % of items rather than reading its GIN entries (bench/README.md, "Search that reads questions").
+  // 0.5 % of items rather than reading its GIN entries (bench/README.md, "Search that reads
+  // questions").
   const termWindow = window
   const { phrases, excluded, exact } = input.question
   const indexed = input.types.filter((type) => type !== 'activity')
