@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { test } from 'node:test'
+import { PROBLEMS } from '../src/api/problem-catalogue.ts'
 import { SETTINGS } from '../src/config.ts'
-import { PROBLEMS } from '../src/http/problem-catalogue.ts'
 
 const doc = (name: string) =>
   readFileSync(new URL(`../../../docs/${name}`, import.meta.url), 'utf8')

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import fc from 'fast-check'
-import { PROBLEMS } from '../src/http/problem-catalogue.ts'
+import { PROBLEMS } from '../src/api/problem-catalogue.ts'
 import { importOk, smallBundle, tokenOf } from './harness/bundles.ts'
 import { client, startTestApp, type TestApp } from './harness/test-app.ts'
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict'
 import type { AddressInfo } from 'node:net'
 import { after, before, test } from 'node:test'
-import { PROBLEMS } from '../src/http/problem-catalogue.ts'
+import { PROBLEMS } from '../src/api/problem-catalogue.ts'
 import { importOk, smallBundle, tokenOf } from './harness/bundles.ts'
 import { type RawResponse, rawRequest } from './harness/raw-http.ts'
 import { startTestApp, type TestApp } from './harness/test-app.ts'

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { after, before, describe, test } from 'node:test'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
-import { createLogger } from '../src/http/logger.ts'
+import { createLogger } from '../src/lib/logger.ts'
 import {
   ALL_READ_SCOPES,
   ALL_WRITE_SCOPES,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { setTimeout } from 'node:timers/promises'
+import { SharedRateLimitStore } from '../src/api/shared-rate-limit-store.ts'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
-import { SharedRateLimitStore } from '../src/http/shared-rate-limit-store.ts'
 import { importOk, tokenOf, writableBundle } from './harness/bundles.ts'
 import { client, startTestApp, type TestApp } from './harness/test-app.ts'
 

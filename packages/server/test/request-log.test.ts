@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { ImportResult } from '../src/bundle/import-bundle.ts'
-import { createLogger } from '../src/http/logger.ts'
 import { summaryOf } from '../src/http/request-log.ts'
+import { createLogger } from '../src/lib/logger.ts'
 import { importOk, tokenOf, writableBundle } from './harness/bundles.ts'
 import { client, startTestApp, type TestApp } from './harness/test-app.ts'
 

@@ -1,9 +1,9 @@
 import { type Selectable, sql } from 'kysely'
 import type { Visibility } from '../access/visibility.ts'
+import type { Reference } from '../api/require-visible.ts'
 import type { Db } from '../db/database.ts'
 import { newestFirstAfter } from '../db/keyset.ts'
 import type { ActivityTable, ActivityVerb } from '../db/tables/activity.table.ts'
-import type { Reference } from '../http/require-visible.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
 import { idKind } from '../lib/ids.ts'
 

@@ -1,6 +1,6 @@
 import Type from 'typebox'
+import { Nullable, PagingQuery, Timestamp } from '../api/schemas.ts'
 import { AUDIT_ACTIONS, AUDIT_TRANSPORTS } from '../db/tables/audit.table.ts'
-import { Nullable, PagingQuery, Timestamp } from '../http/schemas.ts'
 
 /** One audit entry. */
 export const AuditRecord = Type.Object(

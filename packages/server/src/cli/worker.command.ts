@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util'
 import { createAppDeps } from '../app-deps.ts'
 import { loadConfig, loadSecret } from '../config.ts'
-import { createLogger } from '../http/logger.ts'
+import { createLogger } from '../lib/logger.ts'
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts'
 import { startBackgroundJobs } from './background-jobs.ts'
 import type { CliIO } from './cli-io.ts'

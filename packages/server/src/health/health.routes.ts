@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { sql } from 'kysely'
 import Type from 'typebox'
+import { ProblemError } from '../api/problem-catalogue.ts'
 import type { AppDeps } from '../app-deps.ts'
-import { ProblemError } from '../http/problem-catalogue.ts'
 
 const Status = Type.Object({ status: Type.String() }, { title: 'HealthStatus' })
 

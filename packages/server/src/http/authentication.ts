@@ -3,10 +3,10 @@ import { authenticateBearer } from '../access/authenticate-bearer.ts'
 import { type Caller, callerOf } from '../access/caller.ts'
 import type { PrincipalCache } from '../access/principal-cache.ts'
 import { missingScopes, type Scope, type ScopeRequirement } from '../access/scopes.ts'
+import { ProblemError } from '../api/problem-catalogue.ts'
 import type { Db } from '../db/database.ts'
 import type { Clock } from '../lib/clock.ts'
 import { idKind } from '../lib/ids.ts'
-import { ProblemError } from './problem-catalogue.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -143,10 +143,4 @@ function requiredScopes(
   if (!('byIdKind' in scopes)) return scopes
   const id = (params as { id?: string }).id ?? ''
   return scopes.byIdKind[idKind(id) ?? ''] ?? []
-}
-
-/** The authentication of a request on a protected route (always set there by the hook). */
-export function authenticated(request: FastifyRequest): Caller {
-  if (!request.authentication) throw new Error('authenticated() called on a public route')
-  return request.authentication
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify'
+import { ProblemError } from '../api/problem-catalogue.ts'
 import { shapeBreach } from '../lib/json-shape.ts'
-import { ProblemError } from './problem-catalogue.ts'
 
 /**
  * One bound for every JSON body (under /v1 and on /mcp alike): a body that nests too deep, or

@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import Type from 'typebox'
-import { ProblemError } from './problem-catalogue.ts'
+import { DryRunParameter, isDryRun } from '../api/dry-run.ts'
+import { ProblemError } from '../api/problem-catalogue.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -10,20 +11,6 @@ declare module 'fastify' {
 }
 
 const METHODS = new Set(['POST', 'PATCH', 'DELETE'])
-
-/** The `dry_run` query parameter as the OpenAPI document declares it. */
-export const DryRunParameter = Type.Optional(
-  Type.Boolean({
-    description:
-      'true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted.',
-  }),
-)
-
-/** True when the request asked for a dry run (its `dry_run` was checked by the hook below). */
-export function isDryRun(request: FastifyRequest): boolean {
-  const value = (request.query as { dry_run?: unknown } | undefined)?.dry_run
-  return value === true || value === 'true'
-}
 
 /**
  * Lets every write under /v1 be tried without effect (docs/api.md, "Dry runs"): declares the

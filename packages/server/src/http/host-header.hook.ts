@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify'
-import { ProblemError } from './problem-catalogue.ts'
+import { ProblemError } from '../api/problem-catalogue.ts'
 import { countHeader } from './raw-headers.ts'
 
 /**

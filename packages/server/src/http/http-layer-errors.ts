@@ -2,9 +2,9 @@ import { type IncomingMessage, type ServerResponse, STATUS_CODES } from 'node:ht
 import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { ConnectionError } from 'fastify'
+import { problemBody } from '../api/problem-body.ts'
+import { ProblemError } from '../api/problem-catalogue.ts'
 import { newId } from '../lib/ids.ts'
-import { ProblemError } from './problem-catalogue.ts'
-import { problemBody } from './problem-response.ts'
 import { requestId } from './request-id.ts'
 
 /**

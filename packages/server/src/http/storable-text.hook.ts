@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
+import { invalidPart } from '../api/problems.ts'
 import { unstorableText } from '../lib/storable-text.ts'
-import { invalidPart } from './error-handling.ts'
 
 // Fastify's names of the parts, in the order its own validation reports them.
 const PARTS = ['params', 'body', 'querystring', 'headers'] as const

@@ -1,24 +1,5 @@
-import { Ajv, type Options } from 'ajv'
-import addFormats from 'ajv-formats'
 import type { FastifyRequest, FastifySchema, FastifySchemaCompiler } from 'fastify'
-
-const COMMON: Options = {
-  allErrors: true,
-  useDefaults: true,
-  removeAdditional: false,
-  strict: false,
-}
-
-function makeAjv(options: Options): Ajv {
-  const ajv = new Ajv({ ...COMMON, ...options })
-  addFormats.default(ajv, ['date', 'date-time', 'email', 'uri'])
-  return ajv
-}
-
-/** The validator of JSON bodies: no coercion, formats checked. MCP tools' arguments use it too. */
-export function jsonBodyAjv(): Ajv {
-  return makeAjv({ coerceTypes: false })
-}
+import { jsonBodyAjv, makeAjv } from '../api/json-validator.ts'
 
 /**
  * Validator compilers per part of the request. JSON bodies are never coerced (`"5"` is not a

@@ -1,13 +1,13 @@
 import type { FastifyReply } from 'fastify'
 import type { Caller } from '../access/caller.ts'
-import type { ProblemError } from '../http/problem-catalogue.ts'
+import type { ProblemError } from '../api/problem-catalogue.ts'
 import {
   type RateLimitDeps,
   reportBudget,
   type SpentBudget,
   spendBudget,
-} from '../http/rate-limit.ts'
-import type { RateLimitKind } from '../http/rate-limit-store.ts'
+} from '../api/rate-budget.ts'
+import type { RateLimitKind } from '../api/rate-limit-store.ts'
 
 /**
  * The budgets one `/mcp` request spends, call by call (docs/mcp.md, "Limits"): each JSON-RPC

@@ -1,5 +1,5 @@
 import { isSpecType, type SpecTypeName } from '@modelcontextprotocol/server'
-import type { RateLimitKind } from '../http/rate-limit-store.ts'
+import type { RateLimitKind } from '../api/rate-limit-store.ts'
 import { TOOLS } from './tools/index.ts'
 
 /** One JSON-RPC message of a `/mcp` body, as the client sent it (not yet known to be valid). */

@@ -1,6 +1,6 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
+import { ProblemError } from '../api/problem-catalogue.ts'
 import { auditActorOf } from '../audit/audit-actor.ts'
-import { ProblemError } from '../http/problem-catalogue.ts'
 import type { DryRunAnswer } from '../writes/dry-run.ts'
 import { idempotencyKeyOf, requestFingerprint } from '../writes/idempotency-key.ts'
 import { runWrite } from '../writes/run-write.ts'

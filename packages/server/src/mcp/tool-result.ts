@@ -1,5 +1,5 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
-import { ProblemError } from '../http/problem-catalogue.ts'
+import { ProblemError } from '../api/problem-catalogue.ts'
 import { safeLine } from '../lib/safe-text.ts'
 import { fitsInTokens } from '../lib/token-budget.ts'
 

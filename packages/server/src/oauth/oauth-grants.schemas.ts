@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { Nullable, PagingQuery, Timestamp } from '../http/schemas.ts'
+import { Nullable, PagingQuery, Timestamp } from '../api/schemas.ts'
 
 /** One app's authorization to act for a person: the remembered consent and its tokens. */
 export const OAuthGrantRecord = Type.Object(

@@ -1,5 +1,5 @@
 import { SCOPES } from '../access/scopes.ts'
-import { ProblemSchema } from '../http/schemas.ts'
+import { ProblemSchema } from '../api/schemas.ts'
 import { OAUTH_ROUTES } from '../oauth/oauth-routes.ts'
 import { WEBHOOK_EVENT_SCHEMAS } from '../webhooks/webhook-events.schemas.ts'
 import { withDryRunResponse } from './dry-run-responses.ts'

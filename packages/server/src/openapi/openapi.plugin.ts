@@ -1,7 +1,7 @@
 import swagger from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
 import type { ScopeRequirement } from '../access/scopes.ts'
-import { ProblemSchema } from '../http/schemas.ts'
+import { ProblemSchema } from '../api/schemas.ts'
 import { finishDocument } from './finish-document.ts'
 
 // Per-kind scopes become alternatives: a token with any one of them may call the route (for ids of

@@ -1,5 +1,5 @@
 import type { Static } from 'typebox'
-import { ProblemError } from '../http/problem-catalogue.ts'
+import { ProblemError } from '../api/problem-catalogue.ts'
 import { countTokens, cutToTokens, ENCODING, serializeWithBudget } from '../lib/token-budget.ts'
 import type { Interpreted, SearchHit, SearchResponse } from './search.schemas.ts'
 

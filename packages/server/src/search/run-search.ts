@@ -1,9 +1,9 @@
 import type { Static } from 'typebox'
 import type { Caller } from '../access/caller.ts'
 import { READ_SCOPE_OF_TYPE } from '../access/scopes.ts'
+import { bindingOf, readCursor } from '../api/paging.ts'
+import { ProblemError } from '../api/problem-catalogue.ts'
 import type { AppDeps } from '../app-deps.ts'
-import { bindingOf, readCursor } from '../http/paging.ts'
-import { ProblemError } from '../http/problem-catalogue.ts'
 import { safeLine } from '../lib/safe-text.ts'
 import { packSearch } from './pack-search.ts'
 import {

@@ -1,8 +1,8 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { READ_SCOPE_OF_TYPE } from '../access/scopes.ts'
+import { authenticated } from '../api/authenticated.ts'
+import { sendJsonText } from '../api/send-json-text.ts'
 import type { AppDeps } from '../app-deps.ts'
-import { authenticated } from '../http/authentication.ts'
-import { sendJsonText } from '../http/send-json-text.ts'
 import { runSearch } from './run-search.ts'
 import { SEARCH_TYPES, SearchBody, SearchResponse } from './search.schemas.ts'
 

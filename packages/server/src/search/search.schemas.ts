@@ -1,6 +1,6 @@
 import Type from 'typebox'
+import { DateOnly, Nullable, Timestamp } from '../api/schemas.ts'
 import { TASK_STATUSES } from '../graph/tasks/tasks.schemas.ts'
-import { DateOnly, Nullable, Timestamp } from '../http/schemas.ts'
 
 /** Kinds of result search can return. */
 export const SEARCH_TYPES = ['project', 'canvas', 'task', 'okr', 'comment', 'activity'] as const

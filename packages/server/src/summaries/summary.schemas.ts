@@ -1,5 +1,5 @@
 import Type, { type Static } from 'typebox'
-import { Nullable, Timestamp } from '../http/schemas.ts'
+import { Nullable, Timestamp } from '../api/schemas.ts'
 import { Budget, CitedRange } from '../search/search.schemas.ts'
 
 /** A resource a summary names: `[n]` in its text refers to the n-th source. */

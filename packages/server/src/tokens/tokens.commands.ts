@@ -3,10 +3,10 @@ import { lineageOf } from '../access/credential-reach.ts'
 import { earlierEnd, narrowedFenceSql, narrowFence } from '../access/fence.ts'
 import { isKnownScope, scopesBeyond } from '../access/scopes.ts'
 import { hashSecret, lastFour, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
+import { notFound, ProblemError } from '../api/problem-catalogue.ts'
 import { type AuditActor, recordAudit } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
 import type { AuditAction } from '../db/tables/audit.table.ts'
-import { notFound, ProblemError } from '../http/problem-catalogue.ts'
 import { newId } from '../lib/ids.ts'
 import {
   disableBoundEndpoints,

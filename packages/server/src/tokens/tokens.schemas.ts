@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { Nullable, PagingQuery, Timestamp } from '../http/schemas.ts'
+import { Nullable, PagingQuery, Timestamp } from '../api/schemas.ts'
 
 /** An API key or workspace token, without its secret. */
 export const TokenRecord = Type.Object(

@@ -1,7 +1,7 @@
 import type { FastifyInstance } from 'fastify'
+import { notFound } from '../api/problem-catalogue.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
-import { notFound } from '../http/problem-catalogue.ts'
 import { revokeToken } from '../tokens/tokens.commands.ts'
 import type { TokenRow } from '../tokens/tokens.queries.ts'
 import type { WriteContext } from '../writes/write-context.ts'

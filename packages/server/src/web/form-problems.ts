@@ -1,7 +1,7 @@
 import { html } from 'ghtml'
 import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
-import { ProblemError } from '../http/problem-catalogue.ts'
+import { ProblemError } from '../api/problem-catalogue.ts'
 
 /** What a refused form shows: the status, a summary, and a message per field (JSON pointer). */
 export interface FormProblem {

@@ -1,5 +1,5 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify'
-import { toProblem } from '../http/error-handling.ts'
+import { toProblem } from '../api/problems.ts'
 import { badRequestPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
 

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify'
-import { ProblemError } from '../http/problem-catalogue.ts'
+import { ProblemError } from '../api/problem-catalogue.ts'
 import { notFoundPage, refusedPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
 import type { WebContext } from './web-context.ts'

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
+import type { RateLimitStore } from '../api/rate-limit-store.ts'
 import type { Db } from '../db/database.ts'
-import type { RateLimitStore } from '../http/rate-limit-store.ts'
 import { isPasswordHash, verifyPassword } from '../lib/password.ts'
 import { emailKey, emailPasswordHash } from './email-passwords.ts'
 

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
+import { notFound } from '../api/problem-catalogue.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
-import { notFound } from '../http/problem-catalogue.ts'
 import { sendTestEvent } from '../webhooks/test-event.ts'
 import {
   createEndpoint,

@@ -1,5 +1,5 @@
+import { ProblemError } from '../api/problem-catalogue.ts'
 import { recordAudit } from '../audit/audit-writer.ts'
-import { ProblemError } from '../http/problem-catalogue.ts'
 import { newId } from '../lib/ids.ts'
 import type { WriteContext } from '../writes/write-context.ts'
 import type { DeliveryRow, EndpointRow } from './webhooks.queries.ts'

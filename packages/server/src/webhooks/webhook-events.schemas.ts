@@ -1,9 +1,9 @@
 import Type, { type TSchema } from 'typebox'
+import { Timestamp } from '../api/schemas.ts'
 import { CanvasRecord } from '../graph/canvases/canvases.schemas.ts'
 import { CommentRecord } from '../graph/comments/comments.schemas.ts'
 import { CheckinCreated } from '../graph/okrs/okr-parts.schemas.ts'
 import { TaskRecord } from '../graph/tasks/tasks.schemas.ts'
-import { Timestamp } from '../http/schemas.ts'
 import { TEST_EVENT_TYPE } from './test-event.ts'
 
 const DeliveryInfo = Type.Object(

@@ -1,6 +1,6 @@
+import { ProblemError } from '../api/problem-catalogue.ts'
 import { recordAudit } from '../audit/audit-writer.ts'
 import type { AuditAction } from '../db/tables/audit.table.ts'
-import { ProblemError } from '../http/problem-catalogue.ts'
 import { newId } from '../lib/ids.ts'
 import { ruleBroken } from '../writes/business-rule.ts'
 import { EVENT_TYPES, type WriteContext } from '../writes/write-context.ts'

@@ -1,6 +1,6 @@
 import Type from 'typebox'
+import { Nullable, PagingQuery, Timestamp } from '../api/schemas.ts'
 import { ENDPOINT_DISABLED_REASONS } from '../db/tables/webhook.table.ts'
-import { Nullable, PagingQuery, Timestamp } from '../http/schemas.ts'
 import { EVENT_TYPES } from '../writes/write-context.ts'
 import { TEST_EVENT_TYPE } from './test-event.ts'
 

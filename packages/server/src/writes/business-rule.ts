@@ -1,4 +1,4 @@
-import { ProblemError } from '../http/problem-catalogue.ts'
+import { ProblemError } from '../api/problem-catalogue.ts'
 
 /**
  * A 422 for a well-formed request that breaks a rule of the product (an assignee who cannot open

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { ProblemError } from '../http/problem-catalogue.ts'
+import { ProblemError } from '../api/problem-catalogue.ts'
 import { canonicalJson } from '../lib/canonical-json.ts'
 
 const KEY = /^[A-Za-z0-9_.:-]{1,255}$/

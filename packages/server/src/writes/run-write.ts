@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto'
+import { problemBody } from '../api/problem-body.ts'
+import { ProblemError } from '../api/problem-catalogue.ts'
+import { databaseUnavailable } from '../api/problems.ts'
 import type { AppDeps } from '../app-deps.ts'
-import { databaseUnavailable } from '../http/error-handling.ts'
-import { ProblemError } from '../http/problem-catalogue.ts'
-import { problemBody } from '../http/problem-response.ts'
 import { dryRunWrite } from './dry-run.ts'
 import {
   claimKey,

@@ -11,13 +11,13 @@ import {
   ListActivityQuery,
   ProjectActivityQuery,
 } from '../../activity/activity.schemas.ts'
+import { authenticated } from '../../api/authenticated.ts'
+import { listResponse } from '../../api/list-response.ts'
+import { notFound } from '../../api/problem-catalogue.ts'
+import { requireVisible } from '../../api/require-visible.ts'
+import { IdParams, Page } from '../../api/schemas.ts'
 import type { AppDeps } from '../../app-deps.ts'
 import { createdPosition } from '../../db/keyset.ts'
-import { authenticated } from '../../http/authentication.ts'
-import { listResponse } from '../../http/list-response.ts'
-import { notFound } from '../../http/problem-catalogue.ts'
-import { requireVisible } from '../../http/require-visible.ts'
-import { IdParams, Page } from '../../http/schemas.ts'
 import { idKind } from '../../lib/ids.ts'
 
 /**

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
+import { Nullable, PagingQuery, RecordBase } from '../../api/schemas.ts'
 
 /** The canvas record (docs/api.md, "Records"): metadata only, no canvas body in v1. */
 export const CanvasRecord = Type.Object(

@@ -1,6 +1,6 @@
 import type { Principal } from '../../access/principal.ts'
-import { bindingOf } from '../../http/paging.ts'
-import { ProblemError } from '../../http/problem-catalogue.ts'
+import { bindingOf } from '../../api/paging.ts'
+import { ProblemError } from '../../api/problem-catalogue.ts'
 import type { CursorCodec } from '../../lib/cursor.ts'
 
 /** What a feed cursor is bound to besides its signature: who follows, and with which filters. */

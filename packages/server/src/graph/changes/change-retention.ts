@@ -1,4 +1,4 @@
-import { ProblemError } from '../../http/problem-catalogue.ts'
+import { ProblemError } from '../../api/problem-catalogue.ts'
 
 /** How long the feed serves a change (docs/changes.md). */
 export const CHANGE_RETENTION_DAYS = 30

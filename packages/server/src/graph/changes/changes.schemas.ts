@@ -1,6 +1,6 @@
 import Type from 'typebox'
+import { Timestamp } from '../../api/schemas.ts'
 import { ACTIVITY_VERBS } from '../../db/tables/activity.table.ts'
-import { Timestamp } from '../../http/schemas.ts'
 
 /** Resource types whose changes the feed carries (the subjects of activity). */
 export const CHANGE_RESOURCE_TYPES = ['project', 'canvas', 'task', 'okr', 'comment'] as const

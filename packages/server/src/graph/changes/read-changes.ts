@@ -1,6 +1,6 @@
 import type { Visibility } from '../../access/visibility.ts'
+import { ProblemError } from '../../api/problem-catalogue.ts'
 import type { AppDeps } from '../../app-deps.ts'
-import { ProblemError } from '../../http/problem-catalogue.ts'
 import type { Turns } from '../../lib/turns.ts'
 import { numberCommittedChanges } from '../../writes/change-positions.ts'
 import { cursorExpired } from './change-retention.ts'

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
+import { Nullable, PagingQuery, RecordBase } from '../../api/schemas.ts'
 
 /** The comment record (docs/api.md, "Records"). */
 export const CommentRecord = Type.Object(

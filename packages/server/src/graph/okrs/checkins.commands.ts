@@ -1,6 +1,6 @@
 import type { Static } from 'typebox'
 import { syncResourceIndex } from '../../access/resource-index.ts'
-import { notFound } from '../../http/problem-catalogue.ts'
+import { notFound } from '../../api/problem-catalogue.ts'
 import { idKind, newId } from '../../lib/ids.ts'
 import { ruleBroken } from '../../writes/business-rule.ts'
 import { recordChange, type WriteContext } from '../../writes/write-context.ts'

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { Nullable, RecordBase } from '../../http/schemas.ts'
+import { Nullable, RecordBase } from '../../api/schemas.ts'
 
 /** A key result on its own (`GET /v1/resources/kr_…`). */
 export const KeyResultRecord = Type.Object(

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
+import { Nullable, PagingQuery, RecordBase } from '../../api/schemas.ts'
 
 /** A key result inside its objective. */
 export const KeyResultItem = Type.Object(

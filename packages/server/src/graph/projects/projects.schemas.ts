@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { Nullable, PagingQuery, RecordBase } from '../../http/schemas.ts'
+import { Nullable, PagingQuery, RecordBase } from '../../api/schemas.ts'
 
 /** Every status a project can have. */
 export const PROJECT_STATUSES = ['planned', 'active', 'paused', 'completed', 'archived'] as const

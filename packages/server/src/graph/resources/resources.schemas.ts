@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { PagingQuery } from '../../http/schemas.ts'
+import { PagingQuery } from '../../api/schemas.ts'
 
 /** A visible neighbour of a resource. */
 export const LinkItem = Type.Object(

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { DateOnly, Nullable, PagingQuery, RecordBase, Timestamp } from '../../http/schemas.ts'
+import { DateOnly, Nullable, PagingQuery, RecordBase, Timestamp } from '../../api/schemas.ts'
 
 /** Every status a task can have. */
 export const TASK_STATUSES = ['todo', 'in_progress', 'blocked', 'done'] as const

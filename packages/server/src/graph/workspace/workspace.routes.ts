@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
+import { authenticated } from '../../api/authenticated.ts'
 import type { AppDeps } from '../../app-deps.ts'
-import { authenticated } from '../../http/authentication.ts'
 import { presentWorkspace } from './workspace.present.ts'
 import { findWorkspace } from './workspace.queries.ts'
 import { WorkspaceRecord } from './workspace.schemas.ts'

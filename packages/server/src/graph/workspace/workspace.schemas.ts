@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { RecordBase } from '../../http/schemas.ts'
+import { RecordBase } from '../../api/schemas.ts'
 
 /** The workspace record (docs/api.md, "Records"). */
 export const WorkspaceRecord = Type.Object(

@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { READ_SCOPE_OF_ID_KIND } from '../../access/scopes.ts'
-import { notFound } from '../../http/problem-catalogue.ts'
+import { notFound } from '../../api/problem-catalogue.ts'
 import { type SummaryBody, summarizeResource } from '../../summaries/run-summary.ts'
 import { data, inline, link, sourceLine } from '../markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'

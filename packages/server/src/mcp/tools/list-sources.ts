@@ -1,4 +1,5 @@
 import type { Scope } from '../../access/scopes.ts'
+import type { Reference } from '../../api/require-visible.ts'
 import { createdPosition } from '../../db/keyset.ts'
 import { listCanvases } from '../../graph/canvases/canvases.queries.ts'
 import { listOkrs } from '../../graph/okrs/okrs.queries.ts'
@@ -7,7 +8,6 @@ import { listProjects } from '../../graph/projects/projects.queries.ts'
 import { PROJECT_STATUSES } from '../../graph/projects/projects.schemas.ts'
 import { listTasks } from '../../graph/tasks/tasks.queries.ts'
 import { TASK_STATUSES } from '../../graph/tasks/tasks.schemas.ts'
-import type { Reference } from '../../http/require-visible.ts'
 import type { CursorPosition } from '../../lib/cursor.ts'
 import type { McpSession } from '../mcp-session.ts'
 

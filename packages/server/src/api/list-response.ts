@@ -1,6 +1,5 @@
-import type { FastifyRequest } from 'fastify'
 import type { CursorCodec, CursorPosition } from '../lib/cursor.ts'
-import { cursorBinding, cutPage, type PageOf, readCursor } from './paging.ts'
+import { cursorBinding, cutPage, type PageOf, type RouteRequest, readCursor } from './paging.ts'
 
 /** How one list endpoint loads and presents its rows. */
 export interface ListSpec<Row, Item> {
@@ -13,7 +12,7 @@ export interface ListSpec<Row, Item> {
 /** Answers a list request: reads and checks the cursor, loads one page, presents it. */
 export async function listResponse<Row, Item>(
   cursors: CursorCodec,
-  request: FastifyRequest,
+  request: RouteRequest,
   query: { limit?: number; cursor?: string },
   spec: ListSpec<Row, Item>,
 ): Promise<PageOf<Item>> {

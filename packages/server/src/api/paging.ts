@@ -1,7 +1,12 @@
-import type { FastifyRequest } from 'fastify'
 import type { CursorCodec, CursorPosition } from '../lib/cursor.ts'
-import { authenticated } from './authentication.ts'
+import { type Authenticated, authenticated } from './authenticated.ts'
 import { ProblemError } from './problem-catalogue.ts'
+
+/** What a cursor binding reads of a request: its caller, its route and its path parameters. */
+export interface RouteRequest extends Authenticated {
+  readonly routeOptions: { readonly url?: string | undefined }
+  readonly params: unknown
+}
 
 /** A page as the API returns it. */
 export interface PageOf<T> {
@@ -14,7 +19,7 @@ export interface PageOf<T> {
  * comments or links are listed) and every filter except the cursor and the page size. A cursor
  * used with another token, on another resource or with other filters is refused.
  */
-export function cursorBinding(request: FastifyRequest, filters: Record<string, unknown>): string {
+export function cursorBinding(request: RouteRequest, filters: Record<string, unknown>): string {
   return bindingOf(
     authenticated(request).credential.id,
     request.routeOptions.url ?? '',
