@@ -10,7 +10,7 @@
  *   receivers never answer.
  * - **polls**: what idle long polls of the change feed cost, and what busy ones do to writes.
  *
- * Tables go to standard output (bench/README.md, "Reliability"), JSON and the servers' logs to
+ * Tables go to standard output (bench/README.md, "Chaos runs"), JSON and the servers' logs to
  * bench/results/. Exits non-zero if a guarantee failed.
  *
  *   npm run bench:chaos -- [--only crashes,polls,receivers] [--polls 500] [--silent 20]

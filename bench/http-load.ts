@@ -83,7 +83,8 @@ function loadOf(result: autocannon.Result): Load {
 
 /** A `workgraph serve` process on a random port, started and waited for. */
 export function startServer(main: string, args: string[], secret: string) {
-  // As `npm start` runs it: a young generation of 16 MB keeps the heap small (bench/README.md).
+  // As `npm start` runs it: a young generation of 16 MB keeps the heap small
+  // (bench/HISTORY.md, "Memory").
   const flags = ['--max-semi-space-size=16']
   return startListening((port) => [...flags, main, 'serve', '--port', String(port), ...args], {
     WORKGRAPH_SECRET: secret,

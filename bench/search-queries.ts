@@ -110,7 +110,7 @@ async function windowQuality(
       question,
       filters: {},
       types: TYPES,
-      readableTypes: READABLE,
+      readableKinds: READABLE,
       after: null,
       limit: 10,
     }
@@ -156,7 +156,7 @@ export async function benchSearch(
             question: parseQuestion(text, new Date()),
             filters: {},
             types: TYPES,
-            readableTypes: READABLE,
+            readableKinds: READABLE,
             after: null,
             limit: 10,
           })

@@ -1,7 +1,7 @@
 /**
  * Lists the SQL statements one request runs, with each one's time: the real app over a `pg`
  * pool whose Kysely logs every query. It found that a read ran three statements and a task
- * creation about twenty (bench/README.md, "Statements per request").
+ * creation about twenty (bench/HISTORY.md, "Statements per request").
  *
  *   node bench/statement-trace.ts --database-url <url> --token <api key> [--repeat 3] [--explain]
  *

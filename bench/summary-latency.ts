@@ -4,8 +4,8 @@ import { visibilityFor } from '../packages/server/src/access/visibility.ts'
 import type { Database } from '../packages/server/src/db/database.ts'
 import { UrlBuilder } from '../packages/server/src/lib/resource-urls.ts'
 import { packSummary } from '../packages/server/src/summaries/pack-summary.ts'
-import { summarizeProject } from '../packages/server/src/summaries/summarize-project.ts'
-import { summarizeTask } from '../packages/server/src/summaries/summarize-task.ts'
+import { summarizeProject } from '../packages/server/src/kinds/project/project.summary.ts'
+import { summarizeTask } from '../packages/server/src/kinds/task/task.summary.ts'
 import type { SummaryContext } from '../packages/server/src/summaries/summary-context.ts'
 import type { Percentiles } from './search-queries.ts'
 
@@ -51,7 +51,7 @@ export async function benchSummaries(
       visibility,
       urls,
       today: '2026-11-22',
-      readableTypes: READABLE,
+      readableKinds: READABLE,
     }
     for (const [kind, summarize] of [
       ['project', summarizeProject],

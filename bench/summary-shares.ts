@@ -93,7 +93,7 @@ if (import.meta.main) {
   else process.stdout.write(formatShares(rows))
 }
 
-/** The shares as a Markdown table, as bench/README.md shows them. */
+/** The shares as a Markdown table, as bench/HISTORY.md shows them. */
 export function formatShares(rows: SummaryShares[]): string {
   const lines = [
     '| type | samples | mean tokens | largest whole | prose + facts | prose | facts | urls | ids | cut |',

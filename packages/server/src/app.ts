@@ -28,6 +28,7 @@ import { installRequestLog } from './http/request-log.ts'
 import { installSingleAuthorization } from './http/single-authorization.hook.ts'
 import { installStorableTextRule } from './http/storable-text.hook.ts'
 import { defaultEmptyBody, validatorCompiler } from './http/validators.ts'
+import { defineBuiltInKinds } from './kinds/built-in-kinds.ts'
 import { mcpRoutes } from './mcp/mcp.routes.ts'
 import { oauthPlugin, resourceIdentifier } from './oauth/oauth.plugin.ts'
 import { oauthGrantRoutes } from './oauth/oauth-grants.routes.ts'
@@ -50,6 +51,7 @@ export interface AppOptions {
  * then the route modules. The process entry and the tests both build it here.
  */
 export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise<FastifyInstance> {
+  defineBuiltInKinds()
   const app = Fastify({
     ...(options.logger ? { loggerInstance: options.logger } : { logger: false }),
     genReqId: requestId,

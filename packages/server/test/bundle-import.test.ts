@@ -51,7 +51,7 @@ test('a bundle imports into one new workspace with an id per key and every row',
   const bundle = smallBundle()
   assert.ok(isIdOf('workspace', result.workspace_id))
   assert.ok(isIdOf('person', result.ids.alice as string))
-  assert.ok(isIdOf('keyResult', result.ids.kr1 as string))
+  assert.ok(isIdOf('key_result', result.ids.kr1 as string))
   const ws = result.workspace_id
   const count = async (table: (typeof TABLES)[number]) =>
     (

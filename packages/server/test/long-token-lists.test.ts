@@ -32,7 +32,7 @@ async function seen(visibility: Visibility) {
       question: parseQuestion(text, new Date()),
       filters: {},
       types: ['project', 'canvas', 'task', 'okr', 'comment', 'activity'],
-      readableTypes: ['project', 'canvas', 'task', 'okr', 'comment', 'activity'],
+      readableKinds: ['project', 'canvas', 'task', 'okr', 'comment', 'activity'],
       after: null,
       limit: 50,
     })

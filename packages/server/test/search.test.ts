@@ -287,7 +287,7 @@ test('the candidate window ranks only the most recent matches of a very common t
     question: parseQuestion('heliotrope', new Date()),
     filters: {},
     types: ['task'],
-    readableTypes: ['task'],
+    readableKinds: ['task'],
     after: null,
     limit: 10,
     window: 2,

@@ -15,13 +15,13 @@ import type { Principal } from './principal.ts'
  */
 
 /** The id kinds that have access reasons: those opened per resource. */
-export const KINDS_WITH_REASONS: ReadonlySet<IdKind> = new Set<IdKind>([
+export const KINDS_WITH_REASONS: ReadonlySet<string> = new Set<string>([
   'project',
   'canvas',
   'task',
-  'objective',
+  'okr',
   'comment',
-  'keyResult',
+  'key_result',
   'checkin',
   'person',
   'team',
@@ -37,7 +37,7 @@ export async function accessReasons(
   id: string,
 ): Promise<AccessReason[]> {
   const kind = idKind(id)
-  if (kind === 'keyResult' || kind === 'checkin') return partReasons(db, principal, kind, id)
+  if (kind === 'key_result' || kind === 'checkin') return partReasons(db, principal, kind, id)
   if (kind === 'person') return sorted(await personReasons(db, principal, id))
   if (kind === 'team') return sorted(await teamReasons(db, principal, id))
   if (kind === null || !KINDS_WITH_REASONS.has(kind)) return []
@@ -73,11 +73,11 @@ async function commentReasons(db: Db, principal: Principal, id: string): Promise
 async function partReasons(
   db: Db,
   principal: Principal,
-  kind: 'keyResult' | 'checkin',
+  kind: 'key_result' | 'checkin',
   id: string,
 ): Promise<AccessReason[]> {
   const part = await db
-    .selectFrom(kind === 'keyResult' ? 'key_results' : 'checkins')
+    .selectFrom(kind === 'key_result' ? 'key_results' : 'checkins')
     .select('objective_id')
     .where('workspace_id', '=', principal.workspaceId)
     .where('id', '=', id)
@@ -134,7 +134,7 @@ async function classify(
       }
       break
     }
-    case 'objective': {
+    case 'okr': {
       const objective = await db
         .selectFrom('objectives')
         .select(['owner_id', 'team_id', 'visibility'])

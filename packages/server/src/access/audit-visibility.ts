@@ -2,7 +2,7 @@ import type { Db } from '../db/database.ts'
 import { idKind } from '../lib/ids.ts'
 import { canAdminister } from './administration.ts'
 import type { Caller } from './caller.ts'
-import { READ_SCOPE_OF_ID_KIND } from './scopes.ts'
+import { kindOfId } from '../catalogue/catalogue.ts'
 import { visibleAmong } from './visibility.ts'
 
 /*
@@ -32,7 +32,7 @@ export async function openInAudit(
   for (const id of new Set(ids)) {
     const kind = id === null ? null : idKind(id)
     if (id === null || kind === null) continue
-    const scope = READ_SCOPE_OF_ID_KIND[kind as keyof typeof READ_SCOPE_OF_ID_KIND]
+    const scope = kindOfId(id)?.readScope
     if (scope !== undefined && credential.scopes.has(scope)) content.push(id)
     else if (kind === 'webhook') endpoints.push(id)
     else if (CREDENTIAL_KINDS.has(kind)) credentials.push(id)
@@ -73,6 +73,6 @@ export function namesAuditedResource(value: unknown): value is string {
   const kind = idKind(value)
   return (
     kind !== null &&
-    (kind in READ_SCOPE_OF_ID_KIND || kind === 'webhook' || CREDENTIAL_KINDS.has(kind))
+    (kindOfId(value) !== undefined || kind === 'webhook' || CREDENTIAL_KINDS.has(kind))
   )
 }

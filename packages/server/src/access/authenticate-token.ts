@@ -3,7 +3,8 @@ import { PREPARED } from '../db/prepared-statements.ts'
 import { makersLiveNow } from './credential-liveness.ts'
 import type { Fence } from './fence.ts'
 import type { Actor, Role } from './principal.ts'
-import { expandScopes, type Scope } from './scopes.ts'
+import { expandScopes } from './scopes.ts'
+import { type Scope } from '../catalogue/scopes.ts'
 import { hashSecret, isWellFormedSecret, SECRET_PREFIX } from './secrets.ts'
 
 /** The credential a request presented. */

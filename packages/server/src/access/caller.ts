@@ -1,6 +1,6 @@
 import type { Credential } from './authenticate-token.ts'
 import { fencedPrincipal, type Principal } from './principal.ts'
-import { type ReadableType, readableTypes } from './scopes.ts'
+import { readableKinds } from './scopes.ts'
 import { type Visibility, visibilityFor } from './visibility.ts'
 
 /**
@@ -13,7 +13,7 @@ export interface Caller {
   /** The principal's visibility predicates: every read filters with these. */
   readonly visibility: Visibility
   /** Resource types the token may read: records, links and search name only these. */
-  readonly readableTypes: ReadableType[]
+  readonly readableKinds: string[]
 }
 
 /**
@@ -26,6 +26,6 @@ export function callerOf(principal: Principal, credential: Credential): Caller {
     principal: fenced,
     credential,
     visibility: visibilityFor(fenced),
-    readableTypes: readableTypes(credential.scopes),
+    readableKinds: readableKinds(credential.scopes),
   }
 }

@@ -1,8 +1,7 @@
 import type { Db } from '../db/database.ts'
-import { idKind } from '../lib/ids.ts'
 import { ACCESS_REASON_KINDS, type AccessReason } from './access-reason.ts'
 import type { Caller } from './caller.ts'
-import { READ_SCOPE_OF_ID_KIND } from './scopes.ts'
+import { readsKindOfId } from './scopes.ts'
 import { visibleAmong } from './visibility.ts'
 
 /**
@@ -20,10 +19,7 @@ export async function reasonsSeenBy(
   aboutOther: boolean,
 ): Promise<AccessReason[]> {
   const named = reasons.flatMap((reason) => (reason.via_id === undefined ? [] : [reason.via_id]))
-  const readable = named.filter((id) => {
-    const scope = READ_SCOPE_OF_ID_KIND[idKind(id) as keyof typeof READ_SCOPE_OF_ID_KIND]
-    return scope !== undefined && asker.credential.scopes.has(scope)
-  })
+  const readable = named.filter((id) => readsKindOfId(asker.credential.scopes, id))
   const open = await visibleAmong(db, asker.visibility, readable)
   const seen: AccessReason[] = []
   for (const reason of reasons) {

@@ -100,7 +100,7 @@ export async function syncResourceIndex(
     where t.workspace_id = ${workspaceId} ${only('t.id', scope)}`,
     )
   }
-  if (needs('objective')) {
+  if (needs('okr')) {
     await upsertWithTitleWords(
       db,
       workspaceId,

@@ -1,36 +1,5 @@
-/**
- * Canonical scopes and what each allows (docs/api.md, "Scopes"); the consent page shows these
- * texts.
- */
-export const SCOPES = {
-  'workspace:read': 'Read the workspace record',
-  'people:read': 'Read the people and teams you can see',
-  'project:read': 'Read and search the projects you can open',
-  'project:write': 'Reserved: create projects, change their status, invite members',
-  'canvas:read': 'Read and search the canvases you can open',
-  'canvas:create': 'Create canvases',
-  'canvas:write': "Create canvases and edit canvases' title, summary and links",
-  'task:read': 'Read and search the tasks you can open',
-  'task:write': 'Create and complete tasks',
-  'okr:read': 'Read and search objectives, key results and check-ins',
-  'okr:checkin': 'Log OKR check-ins',
-  'comment:read': 'Read and search comments on what you can open',
-  'comment:write': 'Add comments',
-  'activity:read': 'Read and search the activity stream',
-  'webhook:manage': 'Create, rotate and delete webhook endpoints and replay deliveries',
-  'audit:read': "Read the workspace's audit log (owners and admins only)",
-  'token:manage':
-    'Create and rotate your API keys; list and revoke tokens (all of the workspace for owners and admins)',
-} as const
-
-/** One canonical scope. */
-export type Scope = keyof typeof SCOPES
-
-/** Scope names of the authentication reference, and what they stand for. */
-export const SCOPE_ALIASES: Readonly<Record<string, readonly Scope[]>> = {
-  'goal:read': ['okr:read'],
-  'goal:write': ['okr:read', 'okr:checkin'],
-}
+import { allKinds, kindNamed, kindOfId } from '../catalogue/catalogue.ts'
+import { SCOPE_ALIASES, SCOPES, type Scope } from '../catalogue/scopes.ts'
 
 // A scope that carries others with it.
 const IMPLIED: Readonly<Partial<Record<Scope, readonly Scope[]>>> = {
@@ -73,42 +42,42 @@ export function scopesBeyond(granted: ReadonlySet<Scope>, names: readonly string
     .sort()
 }
 
-/** Resource types a search hit, link or record can have, and the scope that reads each. */
-export const READ_SCOPE_OF_TYPE = {
-  project: 'project:read',
-  canvas: 'canvas:read',
-  task: 'task:read',
-  okr: 'okr:read',
-  comment: 'comment:read',
-  activity: 'activity:read',
-  person: 'people:read',
-  team: 'people:read',
-} as const satisfies Record<string, Scope>
-
-/** A resource type with a read scope. */
-export type ReadableType = keyof typeof READ_SCOPE_OF_TYPE
-
-/** The resource types a token may read: links and search name only these. */
-export function readableTypes(granted: ReadonlySet<Scope>): ReadableType[] {
-  return (Object.keys(READ_SCOPE_OF_TYPE) as ReadableType[]).filter((type) =>
-    granted.has(READ_SCOPE_OF_TYPE[type]),
-  )
+/** The scope that reads a kind of resource; throws for a name that is no kind. */
+export function readScopeOf(kind: string): Scope {
+  const scope = kindNamed(kind)?.readScope
+  if (scope === undefined) throw new Error(`no kind ${kind}`)
+  return scope
 }
 
-/** The read scope of each id kind that `GET /v1/resources/:id` (and its sub-routes) can open. */
-export const READ_SCOPE_OF_ID_KIND = {
-  workspace: 'workspace:read',
-  person: 'people:read',
-  team: 'people:read',
-  project: 'project:read',
-  canvas: 'canvas:read',
-  task: 'task:read',
-  objective: 'okr:read',
-  keyResult: 'okr:read',
-  checkin: 'okr:read',
-  comment: 'comment:read',
-  activity: 'activity:read',
-} as const satisfies Record<string, Scope>
+/** Whether these scopes read the kind of resource the id names (false for an id of no kind). */
+export function readsKindOfId(granted: ReadonlySet<Scope>, id: string): boolean {
+  const scope = kindOfId(id)?.readScope
+  return scope !== undefined && granted.has(scope)
+}
+
+/**
+ * The kinds a token may read that stand on their own (search hits, links, lists name only these),
+ * in catalogue order.
+ */
+export function readableKinds(granted: ReadonlySet<Scope>): string[] {
+  return allKinds()
+    .filter((kind) => kind.standalone && granted.has(kind.readScope))
+    .map((kind) => kind.name)
+}
+
+/** Every kind's read scope, once each: what a route that opens any resource may need. */
+export function readScopes(): Scope[] {
+  return [...new Set(allKinds().map((kind) => kind.readScope))]
+}
+
+/**
+ * What a route on any resource (`/v1/resources/:id…`) needs: the read scope of the id's kind, for
+ * the kinds given (every kind by default). Call it when the routes are built, after every kind
+ * is defined.
+ */
+export function readScopesByKind(kinds = allKinds()): ScopesByIdKind {
+  return { byIdKind: Object.fromEntries(kinds.map((kind) => [kind.name, [kind.readScope]])) }
+}
 
 /** Scopes that depend on the kind of the `:id` path parameter. */
 export interface ScopesByIdKind {

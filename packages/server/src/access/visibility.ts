@@ -178,7 +178,7 @@ export async function openableIds(
   return new Set(rows.map((row) => row.id))
 }
 
-const INDEXED_KINDS = new Set(['project', 'canvas', 'task', 'objective', 'comment'])
+const INDEXED_KINDS = new Set(['project', 'canvas', 'task', 'okr', 'comment'])
 
 /**
  * The subset of `ids` (of any type) that the principal may open: what a presenter keeps of a
@@ -236,7 +236,7 @@ export async function visibleAmong(
     )
   }
   for (const id of byKind.get('workspace') ?? []) if (id === ws) visible.add(id)
-  const inside = [...(byKind.get('keyResult') ?? []), ...(byKind.get('checkin') ?? [])]
+  const inside = [...(byKind.get('key_result') ?? []), ...(byKind.get('checkin') ?? [])]
   if (inside.length > 0) {
     const rows = await db
       .selectFrom('key_results')

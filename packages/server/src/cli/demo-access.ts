@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely'
-import { SCOPES } from '../access/scopes.ts'
+import { SCOPES } from '../catalogue/scopes.ts'
 import { hashSecret, lastFour, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
 import { DEMO_PASSWORD, demoBundle } from '../bundle/demo/demo-bundle.ts'
 import { importBundle } from '../bundle/import-bundle.ts'

@@ -1,6 +1,7 @@
 import packageJson from '../../package.json' with { type: 'json' }
 import { ConfigError } from '../config.ts'
 import { DataDirLockedError } from '../db/embedded-lock.ts'
+import { defineBuiltInKinds } from '../kinds/built-in-kinds.ts'
 import { type CliIO, CommandFailure, UsageError } from './cli-io.ts'
 import { commandHelpText, overviewText } from './command-help.ts'
 import { demoCommand } from './demo.command.ts'
@@ -40,6 +41,7 @@ function classify(error: unknown): { code: string; status: number } | undefined 
 
 /** Runs one CLI command and returns its exit status: 0 success, 1 failure, 2 usage error. */
 export async function runCli(argv: string[], io: CliIO): Promise<number> {
+  defineBuiltInKinds()
   const [name, ...args] = argv
   if (argv.some((arg) => VERSION_FLAGS.has(arg))) {
     io.stdout.write(`workgraph ${packageJson.version}\n`)

@@ -1,30 +1,17 @@
 import { randomBytes } from 'node:crypto'
+import { type BuiltInKind, KINDS, OTHER_ID_PREFIXES } from '../catalogue/kinds.ts'
 import { noteMinted } from './minted-values.ts'
 
-/** Type prefixes of every identifier the service hands out (docs/api.md, "Records"). */
+/**
+ * Type prefixes of every identifier the service hands out (docs/api.md, "Records"): those of the
+ * resource kinds of the catalogue and of the other things that have ids.
+ */
 export const ID_PREFIX = {
-  workspace: 'wsp',
-  person: 'usr',
-  team: 'team',
-  integration: 'itg',
-  project: 'prj',
-  canvas: 'cnv',
-  task: 'tsk',
-  objective: 'obj',
-  keyResult: 'kr',
-  checkin: 'chk',
-  comment: 'cmt',
-  activity: 'act',
-  event: 'evt',
-  webhook: 'whk',
-  delivery: 'dlv',
-  apiKey: 'key',
-  workspaceToken: 'wst',
-  oauthClient: 'cli',
-  oauthGrant: 'grt',
-  audit: 'aud',
-  request: 'req',
-} as const
+  ...(Object.fromEntries(Object.values(KINDS).map((kind) => [kind.name, kind.prefix])) as {
+    readonly [K in BuiltInKind]: (typeof KINDS)[K]['prefix']
+  }),
+  ...OTHER_ID_PREFIXES,
+}
 
 /** One of the identifier kinds above. */
 export type IdKind = keyof typeof ID_PREFIX

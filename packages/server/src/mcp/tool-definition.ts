@@ -1,6 +1,6 @@
 import type { CallToolResult, ToolAnnotations } from '@modelcontextprotocol/server'
 import type { TSchema } from 'typebox'
-import type { Scope } from '../access/scopes.ts'
+import type { Scope } from '../catalogue/scopes.ts'
 import type { McpSession } from './mcp-session.ts'
 
 /**

@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto'
 import type { FastifyBaseLogger } from 'fastify'
 import Provider, { type Configuration, errors, type KoaContextWithOIDC } from 'oidc-provider'
-import { SCOPE_ALIASES, SCOPES } from '../access/scopes.ts'
+import { SCOPE_ALIASES, SCOPES } from '../catalogue/scopes.ts'
 import { hashSecret, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
 import type { Db } from '../db/database.ts'
 import type { OAuthKeys } from '../lib/derived-keys.ts'

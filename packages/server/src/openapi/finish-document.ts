@@ -1,4 +1,4 @@
-import { SCOPES } from '../access/scopes.ts'
+import { SCOPES } from '../catalogue/scopes.ts'
 import { ProblemSchema } from '../api/schemas.ts'
 import { OAUTH_ROUTES } from '../oauth/oauth-routes.ts'
 import { WEBHOOK_EVENT_SCHEMAS } from '../webhooks/webhook-events.schemas.ts'

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox'
 import type { Caller } from '../access/caller.ts'
-import { READ_SCOPE_OF_TYPE } from '../access/scopes.ts'
+import { readScopeOf } from '../access/scopes.ts'
 import { bindingOf, readCursor } from '../api/paging.ts'
 import { ProblemError } from '../api/problem-catalogue.ts'
 import type { AppDeps } from '../app-deps.ts'
@@ -26,7 +26,7 @@ import { kindsFor, resolveFilters, resolveProjectName } from './search-filters.t
 import { normalizeQuery } from './search-query.ts'
 
 /** Who searches: what `runSearch` needs of a caller, whatever its transport. */
-export type SearchCaller = Pick<Caller, 'visibility' | 'credential' | 'readableTypes'>
+export type SearchCaller = Pick<Caller, 'visibility' | 'credential' | 'readableKinds'>
 
 /** A search request, as `POST /v1/search` takes it. */
 export type SearchRequest = Static<typeof SearchBody>
@@ -50,12 +50,12 @@ export async function runSearch(
   caller: SearchCaller,
   body: SearchRequest,
 ): Promise<string> {
-  const { visibility, credential, readableTypes } = caller
-  const readable = SEARCH_TYPES.filter((type) => credential.scopes.has(READ_SCOPE_OF_TYPE[type]))
+  const { visibility, credential, readableKinds } = caller
+  const readable = SEARCH_TYPES.filter((type) => credential.scopes.has(readScopeOf(type)))
   const asked: SearchType[] = body.types ?? readable
   const forbidden = asked.filter((type) => !readable.includes(type))
   if (forbidden.length > 0) {
-    const required = forbidden.map((type) => READ_SCOPE_OF_TYPE[type])
+    const required = forbidden.map(readScopeOf)
     throw new ProblemError(
       'insufficient_scope',
       `This token may not read ${forbidden.join(', ')}: searching them needs ${required.join(', ')}.`,
@@ -118,7 +118,7 @@ export async function runSearch(
           question: { ...question, terms },
           filters: resolved,
           types,
-          readableTypes,
+          readableKinds,
           after,
           limit,
         })

@@ -1,5 +1,5 @@
 import { type RawBuilder, sql } from 'kysely'
-import type { ReadableType } from '../access/scopes.ts'
+
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
@@ -40,7 +40,7 @@ export interface SearchInput {
   filters: ResolvedFilters
   types: readonly SearchType[]
   /** Types the token may read: a hit's title and path name neighbours of these types only. */
-  readableTypes: readonly ReadableType[]
+  readableKinds: readonly string[]
   after: CursorPosition | null
   limit: number
   window?: number
@@ -84,7 +84,7 @@ export async function searchIndex(
       ],
       sql` and `,
     )
-  const readable = sql`${sql.val([...input.readableTypes])}::text[]`
+  const readable = sql`${sql.val([...input.readableKinds])}::text[]`
   const indexBase = sql`r.workspace_id = ${ws} and r.type = any(${sql.val(indexed)}::text[])
         and ${required('r')} and ${indexFilter(input.filters, ws, 'r')} and ${visibility.rowInBulk('r')}`
   const terms = await nearMissesOfUnmatched(

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { READ_SCOPE_OF_TYPE } from '../access/scopes.ts'
+import { readScopeOf } from '../access/scopes.ts'
 import { authenticated } from '../api/authenticated.ts'
 import { sendJsonText } from '../api/send-json-text.ts'
 import type { AppDeps } from '../app-deps.ts'
@@ -24,7 +24,7 @@ export function searchRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: SearchResponse },
         },
         config: {
-          scopes: { anyOf: [...new Set(SEARCH_TYPES.map((type) => READ_SCOPE_OF_TYPE[type]))] },
+          scopes: { anyOf: [...new Set(SEARCH_TYPES.map(readScopeOf))] },
         },
       },
       async (request, reply) => {

@@ -1,41 +1,27 @@
 import type { Caller } from '../access/caller.ts'
-import { READ_SCOPE_OF_ID_KIND } from '../access/scopes.ts'
 import type { AppDeps } from '../app-deps.ts'
-import { idKind } from '../lib/ids.ts'
+import { kindOfId } from '../catalogue/catalogue.ts'
 import { packSummary } from './pack-summary.ts'
-import { summarizeCanvas } from './summarize-canvas.ts'
-import { summarizeActivity, summarizeComment, summarizeWorkspace } from './summarize-misc.ts'
-import { summarizeCheckin, summarizeKeyResult, summarizeOkr } from './summarize-okr.ts'
-import { summarizePerson, summarizeTeam } from './summarize-people.ts'
-import { summarizeProject } from './summarize-project.ts'
-import { summarizeTask } from './summarize-task.ts'
 import type { SummaryBody } from './summary.schemas.ts'
 import { pageUrl, type Summarized, type SummaryContext } from './summary-context.ts'
 
 export { DEFAULT_SUMMARY_TOKENS, type SummaryBody } from './summary.schemas.ts'
+
+/** How a kind is summarized: null when the caller may not open the resource. */
+export type Summarizer = (ctx: SummaryContext, id: string) => Promise<Summarized | null>
+
+declare module '../catalogue/kind.ts' {
+  interface KindParts {
+    /** Its summary (`GET /v1/resources/:id/summary`, MCP `fetch`). */
+    summarize: Summarizer
+  }
+}
 
 /** A summary as sent: the exact JSON (what `used_tokens` counts) and the same, parsed. */
 export interface SummaryResult {
   text: string
   body: SummaryBody
 }
-
-type Summarizer = (ctx: SummaryContext, id: string) => Promise<Summarized | null>
-
-const SUMMARIZERS: Record<keyof typeof READ_SCOPE_OF_ID_KIND, Summarizer> = {
-  workspace: summarizeWorkspace,
-  person: summarizePerson,
-  team: summarizeTeam,
-  project: summarizeProject,
-  canvas: summarizeCanvas,
-  task: summarizeTask,
-  objective: summarizeOkr,
-  keyResult: summarizeKeyResult,
-  checkin: summarizeCheckin,
-  comment: summarizeComment,
-  activity: summarizeActivity,
-}
-
 /**
  * Summarizes any resource for a caller within `maxTokens` (100 or more), over any transport.
  * Null when the id is unknown, malformed, hidden from the caller or of a kind the caller's
@@ -48,18 +34,17 @@ export async function summarizeResource(
   id: string,
   maxTokens: number,
 ): Promise<SummaryResult | null> {
-  const kind = idKind(id) as keyof typeof READ_SCOPE_OF_ID_KIND | undefined
-  if (!kind || !(kind in SUMMARIZERS)) return null
-  if (!caller.credential.scopes.has(READ_SCOPE_OF_ID_KIND[kind])) return null
+  const kind = kindOfId(id)
+  if (!kind?.summarize || !caller.credential.scopes.has(kind.readScope)) return null
   const now = deps.clock.now()
   const ctx: SummaryContext = {
     db: deps.db,
     visibility: caller.visibility,
     urls: deps.urls,
     today: now.toISOString().slice(0, 10),
-    readableTypes: caller.readableTypes,
+    readableKinds: caller.readableKinds,
   }
-  const summary = await SUMMARIZERS[kind](ctx, id)
+  const summary = await kind.summarize(ctx, id)
   if (!summary) return null
   const header = {
     id,

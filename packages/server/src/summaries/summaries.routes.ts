@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { READ_SCOPE_OF_ID_KIND } from '../access/scopes.ts'
+import { readScopesByKind } from '../access/scopes.ts'
 import { authenticated } from '../api/authenticated.ts'
 import { notFound } from '../api/problem-catalogue.ts'
 import { IdParams } from '../api/schemas.ts'
@@ -8,16 +8,13 @@ import type { AppDeps } from '../app-deps.ts'
 import { summarizeResource } from './run-summary.ts'
 import { DEFAULT_SUMMARY_TOKENS, SummaryQuery, SummaryResponse } from './summary.schemas.ts'
 
-const byIdKind = Object.fromEntries(
-  Object.entries(READ_SCOPE_OF_ID_KIND).map(([kind, scope]) => [kind, [scope]]),
-)
-
 /**
  * `GET /v1/resources/:id/summary`: a compact, deterministic digest of any resource, sized for an
  * LLM's context window (`summarizeResource` does the work; this only adapts HTTP to it).
  */
 export function summaryRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
+    const scopes = readScopesByKind()
     app.get(
       '/v1/resources/:id/summary',
       {
@@ -29,7 +26,7 @@ export function summaryRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           querystring: SummaryQuery,
           response: { 200: SummaryResponse },
         },
-        config: { scopes: { byIdKind } },
+        config: { scopes },
       },
       async (request, reply) => {
         const maxTokens = request.query.max_tokens ?? DEFAULT_SUMMARY_TOKENS

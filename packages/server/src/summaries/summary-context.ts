@@ -1,4 +1,3 @@
-import type { ReadableType } from '../access/scopes.ts'
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import type { UrlBuilder } from '../lib/resource-urls.ts'
@@ -12,7 +11,7 @@ export interface SummaryContext {
   urls: UrlBuilder
   /** Today's date (UTC), for due dates and "overdue". */
   today: string
-  readableTypes: readonly ReadableType[]
+  readableKinds: readonly string[]
 }
 
 /** What a summarizer returns: the subject and what was said about it. */
@@ -50,13 +49,13 @@ export class Mentions {
     const named = id ? this.#names.get(id) : undefined
     if (!id || !named) return undefined
     const type = named.type === 'integration' ? 'person' : named.type
-    if (!this.#ctx.readableTypes.includes(type as ReadableType)) return undefined
+    if (!this.#ctx.readableKinds.includes(type as string)) return undefined
     return source(this.#ctx, id, named.type, named.title, named.updated_at)
   }
 
   /** Whether the token may read a kind of neighbour at all. */
-  readable(type: ReadableType): boolean {
-    return this.#ctx.readableTypes.includes(type)
+  readable(type: string): boolean {
+    return this.#ctx.readableKinds.includes(type)
   }
 }
 

@@ -1,5 +1,5 @@
 import { html } from 'ghtml'
-import { SCOPES, type Scope } from '../access/scopes.ts'
+import { SCOPES, type Scope } from '../catalogue/scopes.ts'
 import { tokenStatus } from '../tokens/tokens.present.ts'
 import type { ListedToken } from '../tokens/tokens.queries.ts'
 import { csrfForm } from './layout.view.ts'

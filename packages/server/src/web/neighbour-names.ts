@@ -20,8 +20,8 @@ export const URL_TYPE_OF_KIND: Partial<Record<IdKind, string>> = {
   project: 'project',
   canvas: 'canvas',
   task: 'task',
-  objective: 'okr',
-  keyResult: 'key_result',
+  okr: 'okr',
+  key_result: 'key_result',
   checkin: 'checkin',
   comment: 'comment',
   activity: 'activity',
@@ -48,7 +48,7 @@ export async function neighbourNames(
     if (id && kind) byKind.set(kind, [...(byKind.get(kind) ?? []), id])
   }
   const { db } = deps
-  const { visibility, readableTypes } = caller
+  const { visibility, readableKinds } = caller
   const ws = visibility.principal.workspaceId
   const names = new Map<string, Neighbour>()
   const add = (rows: { id: string; name?: string; title?: string }[]) => {
@@ -65,8 +65,8 @@ export async function neighbourNames(
   load('team', (ids) => listTeams(db, visibility, { ids }, null, ids.length))
   load('project', (ids) => listProjects(db, visibility, { ids }, null, ids.length))
   load('task', (ids) => listTasks(db, visibility, { ids }, null, ids.length))
-  load('canvas', (ids) => listCanvases(db, visibility, readableTypes, { ids }, null, ids.length))
-  load('objective', (ids) => listOkrs(db, visibility, { ids }, null, ids.length))
+  load('canvas', (ids) => listCanvases(db, visibility, readableKinds, { ids }, null, ids.length))
+  load('okr', (ids) => listOkrs(db, visibility, { ids }, null, ids.length))
   await Promise.all(loads)
   return names
 }

@@ -100,9 +100,9 @@ export function resourcePageRoutes(deps: AppDeps) {
     /** The lists of a page, each through the API's query with the session's visibility. */
     async function partsOf(request: FastifyRequest, record: AnyRecord): Promise<PageParts> {
       const { db, urls } = deps
-      const { visibility, readableTypes } = (request.web as WebContext).caller
+      const { visibility, readableKinds } = (request.web as WebContext).caller
       const activityOf = async (filters: { project_id?: string; resource_id?: string }) =>
-        (await listActivity(db, visibility, readableTypes, filters, null, RECENT_ACTIVITY))
+        (await listActivity(db, visibility, readableKinds, filters, null, RECENT_ACTIVITY))
           .slice(0, RECENT_ACTIVITY)
           .map((row) => presentActivity(row, urls))
       const commentsOn = async (resourceId: string) =>
@@ -114,7 +114,7 @@ export function resourcePageRoutes(deps: AppDeps) {
           const filters = { project_id: record.id }
           const [tasks, canvases, okrs, activity] = await Promise.all([
             listTasks(db, visibility, filters, null, LIST_LIMIT),
-            listCanvases(db, visibility, readableTypes, filters, null, LIST_LIMIT),
+            listCanvases(db, visibility, readableKinds, filters, null, LIST_LIMIT),
             listOkrs(db, visibility, filters, null, LIST_LIMIT),
             activityOf(filters),
           ])

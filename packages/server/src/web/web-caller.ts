@@ -1,6 +1,6 @@
 import type { Caller } from '../access/caller.ts'
 import type { Role } from '../access/principal.ts'
-import { SCOPES, type Scope } from '../access/scopes.ts'
+import { SCOPES, type Scope } from '../catalogue/scopes.ts'
 import type { WebContext } from './web-context.ts'
 
 // Scopes no role but these may use: the audit log is for those who administer the workspace.

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify'
 import { type Caller, callerOf } from '../access/caller.ts'
-import { READ_SCOPE_OF_ID_KIND } from '../access/scopes.ts'
+import { readScopes } from '../access/scopes.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { sessionCsrfToken } from './csrf.ts'
 import { signInPath } from './return-to.ts'
@@ -24,7 +24,7 @@ declare module 'fastify' {
 }
 
 // The session reads everything the person may open; writes on pages will check their own scopes.
-const READ_SCOPES = new Set(Object.values(READ_SCOPE_OF_ID_KIND))
+const READ_SCOPES = new Set(readScopes())
 
 /**
  * The session the request's cookie names and the caller it reads as, or null. The principal comes

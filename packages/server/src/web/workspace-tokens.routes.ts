@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { html } from 'ghtml'
 import { canAdminister } from '../access/administration.ts'
-import { READ_SCOPE_OF_ID_KIND } from '../access/scopes.ts'
+import { readScopes } from '../access/scopes.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { idKind } from '../lib/ids.ts'
 import { listOAuthGrants } from '../tokens/oauth-grants.queries.ts'
@@ -25,7 +25,7 @@ const PAGE = {
   preHandler: requireSignIn,
 } as const
 const LIST_LIMIT = 200
-const READ_SCOPES: ReadonlySet<string> = new Set(Object.values(READ_SCOPE_OF_ID_KIND))
+const READ_SCOPES: ReadonlySet<string> = new Set(readScopes())
 
 // The API's rule (access/administration.ts): owners and admins manage every credential.
 const administers = (web: WebContext) => canAdminister(web.caller.principal)

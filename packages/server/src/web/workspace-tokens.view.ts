@@ -1,5 +1,5 @@
 import { html } from 'ghtml'
-import type { Scope } from '../access/scopes.ts'
+import type { Scope } from '../catalogue/scopes.ts'
 import type { OAuthGrantRow } from '../tokens/oauth-grants.queries.ts'
 import type { ListedToken } from '../tokens/tokens.queries.ts'
 import { listTable, revokeLink, scopeChecks, scopeList, statusOf } from './credential-parts.ts'

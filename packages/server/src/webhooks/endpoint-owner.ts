@@ -1,15 +1,11 @@
 import { type Actor, fencedPrincipal, type Role } from '../access/principal.ts'
-import {
-  expandScopes,
-  READ_SCOPE_OF_ID_KIND,
-  READ_SCOPE_OF_TYPE,
-  type Scope,
-} from '../access/scopes.ts'
+import { expandScopes, readsKindOfId } from '../access/scopes.ts'
 import { type Visibility, visibilityFor, visibleAmong } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
 import type { WebhookEndpointsTable } from '../db/tables/webhook.table.ts'
-import { idKind } from '../lib/ids.ts'
+import { kindNamed } from '../catalogue/catalogue.ts'
+import type { Scope } from '../catalogue/scopes.ts'
 
 /**
  * An endpoint receives what its owner (the person or integration whose token created it) may open
@@ -79,7 +75,7 @@ export async function ownerAccessFrom(
 
 /** Whether the owner's scopes read this subject type (task, comment, okr, canvas). */
 export function scopeReads(access: OwnerAccess, subjectType: string): boolean {
-  const scope = READ_SCOPE_OF_TYPE[subjectType as keyof typeof READ_SCOPE_OF_TYPE]
+  const scope = kindNamed(subjectType)?.readScope
   return scope !== undefined && access.scopes.has(scope)
 }
 
@@ -89,12 +85,6 @@ export async function openableLinks(
   access: OwnerAccess,
   ids: Iterable<string>,
 ): Promise<Set<string>> {
-  const readable = [...ids].filter((id) => {
-    const kind = idKind(id)
-    const scope = kind
-      ? READ_SCOPE_OF_ID_KIND[kind as keyof typeof READ_SCOPE_OF_ID_KIND]
-      : undefined
-    return scope !== undefined && access.scopes.has(scope)
-  })
+  const readable = [...ids].filter((id) => readsKindOfId(access.scopes, id))
   return visibleAmong(db, access.visibility, readable)
 }

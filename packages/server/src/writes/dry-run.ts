@@ -71,7 +71,7 @@ async function captured(
   const ids = [...minted]
   const activityIds = ids.filter((id) => idKind(id) === 'activity')
   const eventIds = ids.filter((id) => idKind(id) === 'event')
-  const rows = await findActivity(w.trx, w.visibility, w.readableTypes, activityIds)
+  const rows = await findActivity(w.trx, w.visibility, w.readableKinds, activityIds)
   const events =
     eventIds.length === 0
       ? []

@@ -1,6 +1,6 @@
 import type { Caller } from '../access/caller.ts'
 import type { Principal } from '../access/principal.ts'
-import type { ReadableType } from '../access/scopes.ts'
+
 import type { Visibility } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { type AuditActor, auditRow } from '../audit/audit-writer.ts'
@@ -34,7 +34,7 @@ export interface WriteContext {
   readonly caller: Caller
   readonly principal: Principal
   readonly visibility: Visibility
-  readonly readableTypes: ReadableType[]
+  readonly readableKinds: string[]
   readonly actor: AuditActor
   readonly now: Date
 }
@@ -53,7 +53,7 @@ export function writeContext(
     caller,
     principal: caller.principal,
     visibility: caller.visibility,
-    readableTypes: caller.readableTypes,
+    readableKinds: caller.readableKinds,
     actor,
     now,
   }

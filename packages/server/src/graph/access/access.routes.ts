@@ -4,21 +4,16 @@ import { canAdminister } from '../../access/administration.ts'
 import type { Caller } from '../../access/caller.ts'
 import { type Principal, resolvePrincipal } from '../../access/principal.ts'
 import { reasonsSeenBy } from '../../access/reasons-seen-by.ts'
-import { READ_SCOPE_OF_ID_KIND } from '../../access/scopes.ts'
+import { readScopesByKind } from '../../access/scopes.ts'
 import { canOpen } from '../../access/visibility.ts'
 import { authenticated } from '../../api/authenticated.ts'
 import { notFound, ProblemError } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
 import { IdParams } from '../../api/schemas.ts'
 import type { AppDeps } from '../../app-deps.ts'
-import { type IdKind, idKind } from '../../lib/ids.ts'
+import { allKinds, kindOfId } from '../../catalogue/catalogue.ts'
+import { idKind } from '../../lib/ids.ts'
 import { AccessQuery, AccessRecord } from './access.schemas.ts'
-
-const byIdKind = Object.fromEntries(
-  Object.entries(READ_SCOPE_OF_ID_KIND)
-    .filter(([kind]) => KINDS_WITH_REASONS.has(kind as IdKind))
-    .map(([kind, scope]) => [kind, [scope]]),
-)
 
 /**
  * `GET /v1/resources/:id/access`: why the caller (or, for owners and admins, another person) may
@@ -26,6 +21,7 @@ const byIdKind = Object.fromEntries(
  */
 export function accessRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
+    const scopes = readScopesByKind(allKinds().filter((kind) => KINDS_WITH_REASONS.has(kind.name)))
     app.get(
       '/v1/resources/:id/access',
       {
@@ -37,7 +33,7 @@ export function accessRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           querystring: AccessQuery,
           response: { 200: AccessRecord },
         },
-        config: { scopes: { byIdKind } },
+        config: { scopes },
       },
       async (request) => {
         const caller = authenticated(request)
@@ -45,7 +41,7 @@ export function accessRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const kind = idKind(id)
         // Decided from the prefix alone, before any lookup: it says nothing about the id.
         if (kind === null || !KINDS_WITH_REASONS.has(kind)) {
-          if (kind === null || !(kind in READ_SCOPE_OF_ID_KIND)) throw notFound()
+          if (kindOfId(id) === undefined) throw notFound()
           throw new ProblemError(
             'invalid_request',
             'Access reasons are given for projects, canvases, tasks, objectives, key results, ' +

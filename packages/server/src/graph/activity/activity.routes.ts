@@ -30,11 +30,11 @@ export function activityRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       request: Parameters<typeof listResponse>[1],
       query: ActivityFilters & { limit?: number; cursor?: string },
     ) => {
-      const { visibility, readableTypes } = authenticated(request)
+      const { visibility, readableKinds } = authenticated(request)
       await requireVisible(deps.db, visibility, activityReferences(query))
       return listResponse(deps.cursors, request, query, {
         load: (after, limit) =>
-          listActivity(deps.db, visibility, readableTypes, query, after, limit),
+          listActivity(deps.db, visibility, readableKinds, query, after, limit),
         position: createdPosition,
         present: (row) => presentActivity(row, deps.urls),
       })

@@ -1,6 +1,6 @@
 import type { Static } from 'typebox'
 import { syncResourceIndex } from '../../access/resource-index.ts'
-import { READ_SCOPE_OF_ID_KIND } from '../../access/scopes.ts'
+import { readsKindOfId } from '../../access/scopes.ts'
 import { canOpen, visibleAmong } from '../../access/visibility.ts'
 import { notFound, ProblemError } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
@@ -13,7 +13,7 @@ import type { CanvasRecord, CreateCanvasBody, UpdateCanvasBody } from './canvase
 
 type Canvas = Static<typeof CanvasRecord>
 
-const LINKABLE = new Set(['project', 'canvas', 'task', 'objective'])
+const LINKABLE = new Set(['project', 'canvas', 'task', 'okr'])
 
 /**
  * Creates a canvas owned by the caller. Canvases belong to people, so a workspace token cannot
@@ -166,10 +166,7 @@ async function nextLinks(
 ): Promise<string[]> {
   const open = await visibleAmong(w.trx, w.visibility, [...given, ...old])
   const scopes = w.caller.credential.scopes
-  const seen = (id: string) => {
-    const scope = READ_SCOPE_OF_ID_KIND[idKind(id) as keyof typeof READ_SCOPE_OF_ID_KIND]
-    return open.has(id) && scope !== undefined && scopes.has(scope)
-  }
+  const seen = (id: string) => open.has(id) && readsKindOfId(scopes, id)
   given.forEach((target, i) => {
     if (!seen(target)) throw notFound(`/links/${i}`)
     if (!LINKABLE.has(idKind(target) ?? ''))
@@ -182,7 +179,7 @@ async function nextLinks(
 }
 
 async function canvasFor(w: WriteContext, id: string): Promise<Canvas> {
-  const [row] = await listCanvases(w.trx, w.visibility, w.readableTypes, { ids: [id] }, null, 1)
+  const [row] = await listCanvases(w.trx, w.visibility, w.readableKinds, { ids: [id] }, null, 1)
   if (!row) throw new Error(`canvas ${id} is not visible to its writer`)
   return presentCanvas(row, w.deps.urls)
 }

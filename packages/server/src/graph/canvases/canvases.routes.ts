@@ -33,12 +33,12 @@ export function canvasRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { scopes: ['canvas:read'] },
       },
       async (request) => {
-        const { visibility, readableTypes } = authenticated(request)
+        const { visibility, readableKinds } = authenticated(request)
         const { query } = request
         await requireVisible(deps.db, visibility, [['/project_id', 'project', query.project_id]])
         return listResponse(deps.cursors, request, query, {
           load: (after, limit) =>
-            listCanvases(deps.db, visibility, readableTypes, query, after, limit),
+            listCanvases(deps.db, visibility, readableKinds, query, after, limit),
           position: createdPosition,
           present: (row) => presentCanvas(row, deps.urls),
         })

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Caller } from '../../access/caller.ts'
-import { READ_SCOPE_OF_TYPE } from '../../access/scopes.ts'
+import { readScopeOf } from '../../access/scopes.ts'
 import { authenticated } from '../../api/authenticated.ts'
 import { ProblemError } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
@@ -51,7 +51,7 @@ export function changeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: ChangePage },
         },
         config: {
-          scopes: { anyOf: [...new Set(CHANGE_RESOURCE_TYPES.map((t) => READ_SCOPE_OF_TYPE[t]))] },
+          scopes: { anyOf: [...new Set(CHANGE_RESOURCE_TYPES.map(readScopeOf))] },
         },
       },
       async (request, reply) => {
@@ -81,7 +81,7 @@ export function changeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const readerOf = (caller: Caller): FeedReader => ({
           visibility: caller.visibility,
           filters: {
-            resourceTypes: CHANGE_RESOURCE_TYPES.filter((t) => caller.readableTypes.includes(t)),
+            resourceTypes: CHANGE_RESOURCE_TYPES.filter((t) => caller.readableKinds.includes(t)),
             events,
             project_id: query.project_id,
           },

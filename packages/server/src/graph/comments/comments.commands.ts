@@ -12,7 +12,7 @@ import type { CommentRecord, CreateCommentBody } from './comments.schemas.ts'
 
 type Comment = Static<typeof CommentRecord>
 
-const COMMENTABLE = new Set(['project', 'canvas', 'task', 'objective'])
+const COMMENTABLE = new Set(['project', 'canvas', 'task', 'okr'])
 
 /**
  * Adds a comment to a resource the caller may open, or a reply to a comment on it. The comment

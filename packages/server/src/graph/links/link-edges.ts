@@ -31,7 +31,7 @@ const EDGES: Partial<Record<IdKind, Edges>> = {
     union all select 'assignee', 5, assignee_id from tasks where workspace_id = ${ws} and id = ${id} and assignee_id is not null
     union all select 'creator', 6, creator_id from tasks where workspace_id = ${ws} and id = ${id}
     union all select 'linked_from', 7, canvas_id from canvas_links where workspace_id = ${ws} and target_id = ${id}`,
-  objective: (ws, id) => sql`
+  okr: (ws, id) => sql`
     select 'owner' as rel, 1 as rank, owner_id as id from objectives where workspace_id = ${ws} and id = ${id}
     union all select 'team', 2, team_id from objectives where workspace_id = ${ws} and id = ${id} and team_id is not null
     union all select 'project', 3, project_id from objectives where workspace_id = ${ws} and id = ${id} and project_id is not null
@@ -47,7 +47,7 @@ const EDGES: Partial<Record<IdKind, Edges>> = {
   team: (ws, id) => sql`
     select 'member' as rel, 1 as rank, person_id as id from team_members where workspace_id = ${ws} and team_id = ${id}
     union all select 'project', 2, project_id from project_members where workspace_id = ${ws} and team_id = ${id}`,
-  keyResult: (ws, id) =>
+  key_result: (ws, id) =>
     sql`select 'okr' as rel, 1 as rank, objective_id as id from key_results where workspace_id = ${ws} and id = ${id}`,
   checkin: (ws, id) => sql`
     select 'okr' as rel, 1 as rank, objective_id as id from checkins where workspace_id = ${ws} and id = ${id}

@@ -21,7 +21,7 @@ export interface LinkRow {
 export async function listLinks(
   db: Db,
   visibility: Visibility,
-  readableTypes: readonly string[],
+  readableKinds: readonly string[],
   subjectId: string,
   after: CursorPosition | null,
   limit: number,
@@ -43,7 +43,7 @@ export async function listLinks(
       left join integrations i on i.workspace_id = ${ws} and i.id = e.id and ${visibility.integration('i')}
       where true ${keyset}
     ) visible
-    where type = any(${sql.val([...readableTypes, ...(readableTypes.includes('person') ? ['integration'] : [])])}::text[])
+    where type = any(${sql.val([...readableKinds, ...(readableKinds.includes('person') ? ['integration'] : [])])}::text[])
     order by rank, id
     limit ${limit + 1}`.execute(db)
   return rows.rows

@@ -22,7 +22,7 @@ export async function createCheckin(
 ): Promise<Static<typeof CheckinCreated>> {
   const ws = w.principal.workspaceId
   const keyResult =
-    idKind(input.key_result_id) === 'keyResult'
+    idKind(input.key_result_id) === 'key_result'
       ? await findKeyResult(w.trx, w.visibility, input.key_result_id)
       : undefined
   if (!keyResult) throw notFound('/key_result_id')

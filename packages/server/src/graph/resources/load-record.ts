@@ -36,7 +36,7 @@ export async function loadRecord(
   id: string,
 ): Promise<AnyRecord | null> {
   const { db, urls } = deps
-  const { visibility, readableTypes } = auth
+  const { visibility, readableKinds } = auth
   const ids = [id]
   switch (idKind(id)) {
     case 'workspace': {
@@ -57,18 +57,18 @@ export async function loadRecord(
       return row ? presentProject(row, urls) : null
     }
     case 'canvas': {
-      const [row] = await listCanvases(db, visibility, readableTypes, { ids }, null, 1)
+      const [row] = await listCanvases(db, visibility, readableKinds, { ids }, null, 1)
       return row ? presentCanvas(row, urls) : null
     }
     case 'task': {
       const [row] = await listTasks(db, visibility, { ids }, null, 1)
       return row ? presentTask(row, urls) : null
     }
-    case 'objective': {
+    case 'okr': {
       const [row] = await listOkrs(db, visibility, { ids }, null, 1)
       return row ? presentOkr(row, urls) : null
     }
-    case 'keyResult': {
+    case 'key_result': {
       const row = await findKeyResult(db, visibility, id)
       return row ? presentKeyResult(row, urls) : null
     }
@@ -81,7 +81,7 @@ export async function loadRecord(
       return row ? presentComment(row, urls) : null
     }
     case 'activity': {
-      const [row] = await findActivity(db, visibility, readableTypes, ids)
+      const [row] = await findActivity(db, visibility, readableKinds, ids)
       return row ? presentActivity(row, urls) : null
     }
     default:

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { READ_SCOPE_OF_ID_KIND } from '../../access/scopes.ts'
+import { readScopesByKind } from '../../access/scopes.ts'
 import { canOpen } from '../../access/visibility.ts'
 import { authenticated } from '../../api/authenticated.ts'
 import { listResponse } from '../../api/list-response.ts'
@@ -15,16 +15,13 @@ import { AnyRecordSchema } from './any-record.schema.ts'
 import { type AnyRecord, loadRecord } from './load-record.ts'
 import { LinkItem, ListLinksQuery } from './resources.schemas.ts'
 
-const byIdKind = Object.fromEntries(
-  Object.entries(READ_SCOPE_OF_ID_KIND).map(([kind, scope]) => [kind, [scope]]),
-)
-
 /**
  * `GET /v1/resources/:id` (any record), `…/links` (its visible neighbours) and `…/comments` (the
  * threads on it). A hidden id and an unknown one get the same 404.
  */
 export function resourceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
+    const scopes = readScopesByKind()
     app.get(
       '/v1/resources/:id',
       {
@@ -35,7 +32,7 @@ export function resourceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           params: IdParams,
           response: { 200: AnyRecordSchema },
         },
-        config: { scopes: { byIdKind } },
+        config: { scopes },
       },
       async (request): Promise<AnyRecord> => {
         const record = await loadRecord(deps, authenticated(request), request.params.id)
@@ -54,7 +51,7 @@ export function resourceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           querystring: ListLinksQuery,
           response: { 200: Page(LinkItem) },
         },
-        config: { scopes: { byIdKind } },
+        config: { scopes },
       },
       async (request) => {
         const auth = authenticated(request)
@@ -63,7 +60,7 @@ export function resourceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const ws = auth.principal.workspaceId
         return listResponse(deps.cursors, request, request.query, {
           load: (after, limit) =>
-            listLinks(deps.db, auth.visibility, auth.readableTypes, id, after, limit),
+            listLinks(deps.db, auth.visibility, auth.readableKinds, id, after, limit),
           position: (row) => [row.rank, row.id],
           present: (row) => ({
             rel: row.rel,

@@ -51,8 +51,8 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
       await requireVisible(deps.db, caller.visibility, activityReferences(filters))
       const binding = bindingOf(caller.credential.id, 'mcp:activity', {}, filters)
       const after = readCursor(deps.cursors, cursor, binding)
-      const { visibility, readableTypes } = caller
-      const rows = await listActivity(deps.db, visibility, readableTypes, filters, after, limit)
+      const { visibility, readableKinds } = caller
+      const rows = await listActivity(deps.db, visibility, readableKinds, filters, after, limit)
       const page = rows.slice(0, limit)
       const ws = caller.principal.workspaceId
       const entries = page.map((row) => {

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { READ_SCOPE_OF_ID_KIND } from '../../access/scopes.ts'
+import { readScopes } from '../../access/scopes.ts'
 import { notFound } from '../../api/problem-catalogue.ts'
 import { type SummaryBody, summarizeResource } from '../../summaries/run-summary.ts'
 import { data, inline, link, sourceLine } from '../markdown.ts'
@@ -19,7 +19,7 @@ export const fetchTool: ToolDefinition<{ id: string; max_tokens?: number }> = {
   description:
     'Any id (prj_, tsk_, cnv_, obj_, kr_, usr_, team_, cmt_, act_…) as a cited summary: status, ' +
     'people, dates, what is blocked or due, latest activity.',
-  anyOfScopes: [...new Set(Object.values(READ_SCOPE_OF_ID_KIND))],
+  anyOfScopes: readScopes(),
   annotations: READ_ONLY,
   input: Type.Object(
     { id: Type.String({ minLength: 1, maxLength: 100 }), max_tokens: MaxTokens },

@@ -1,4 +1,4 @@
-import type { Scope } from '../../access/scopes.ts'
+import type { Scope } from '../../catalogue/scopes.ts'
 import type { Reference } from '../../api/require-visible.ts'
 import { createdPosition } from '../../db/keyset.ts'
 import { listCanvases } from '../../graph/canvases/canvases.queries.ts'
@@ -95,11 +95,11 @@ export const LIST_SOURCES = {
     filters: ['project_id'],
     references: (f) => [['/project_id', 'project', f.project_id]],
     async load(session, filters, after, limit) {
-      const { visibility, readableTypes } = session.caller
+      const { visibility, readableKinds } = session.caller
       const rows = await listCanvases(
         session.deps.db,
         visibility,
-        readableTypes,
+        readableKinds,
         filters,
         after,
         limit,

@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { READ_SCOPE_OF_TYPE } from '../../access/scopes.ts'
+import { readScopeOf } from '../../access/scopes.ts'
 import { runSearch, type SearchAnswer, type SearchRequest } from '../../search/run-search.ts'
 import { SEARCH_TYPES, SearchFilters } from '../../search/search.schemas.ts'
 import { data, inline, sourceLine } from '../markdown.ts'
@@ -21,7 +21,7 @@ export const searchTool: ToolDefinition<SearchArgs> = {
   description:
     'Search what you can open, in plain language ("what is blocking checkout?", "my overdue ' +
     'tasks"); status:blocked, assignee:me, project:NAME, due<YYYY-MM-DD narrow it.',
-  anyOfScopes: [...new Set(SEARCH_TYPES.map((type) => READ_SCOPE_OF_TYPE[type]))],
+  anyOfScopes: [...new Set(SEARCH_TYPES.map(readScopeOf))],
   annotations: READ_ONLY,
   input: terse(
     Type.Object(

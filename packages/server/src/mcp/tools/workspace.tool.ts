@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import type { Scope } from '../../access/scopes.ts'
+import type { Scope } from '../../catalogue/scopes.ts'
 import { listPeople, listTeams } from '../../graph/people/people.queries.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
 import { findWorkspace } from '../../graph/workspace/workspace.queries.ts'

@@ -1,5 +1,5 @@
 import { html } from 'ghtml'
-import { SCOPE_ALIASES, SCOPES, type Scope } from '../../access/scopes.ts'
+import { SCOPE_ALIASES, SCOPES, type Scope } from '../../catalogue/scopes.ts'
 import { layout } from '../../web/layout.view.ts'
 
 /** What the consent page shows and where its forms post. */

@@ -1,6 +1,6 @@
-import { findKeyResult, listCheckins } from '../graph/okrs/okr-parts.queries.ts'
-import { keyResultProgress } from '../graph/okrs/okr-progress.ts'
-import { listOkrs } from '../graph/okrs/okrs.queries.ts'
+import { findKeyResult, listCheckins } from '../../graph/okrs/okr-parts.queries.ts'
+import { keyResultProgress } from '../../graph/okrs/okr-progress.ts'
+import { listOkrs } from '../../graph/okrs/okrs.queries.ts'
 import {
   marker,
   named,
@@ -8,8 +8,14 @@ import {
   quotedField,
   type SourceRef,
   SummaryBuilder,
-} from './summary-builder.ts'
-import { day, Mentions, type Summarized, type SummaryContext, source } from './summary-context.ts'
+} from '../../summaries/summary-builder.ts'
+import {
+  day,
+  Mentions,
+  type Summarized,
+  type SummaryContext,
+  source,
+} from '../../summaries/summary-context.ts'
 
 type Checkin = Awaited<ReturnType<typeof listCheckins>>[number]
 

@@ -1,8 +1,8 @@
-import { listActivity } from '../activity/activity.queries.ts'
-import { listCanvases } from '../graph/canvases/canvases.queries.ts'
-import { listOkrs } from '../graph/okrs/okrs.queries.ts'
-import { listProjects } from '../graph/projects/projects.queries.ts'
-import { sayActivity } from './summary-activity.ts'
+import { listActivity } from '../../activity/activity.queries.ts'
+import { listCanvases } from '../../graph/canvases/canvases.queries.ts'
+import { listOkrs } from '../../graph/okrs/okrs.queries.ts'
+import { listProjects } from '../../graph/projects/projects.queries.ts'
+import { sayActivity } from '../../summaries/summary-activity.ts'
 import {
   listing,
   named,
@@ -10,9 +10,14 @@ import {
   quotedField,
   SummaryBuilder,
   type Value,
-} from './summary-builder.ts'
-import { Mentions, type Summarized, type SummaryContext } from './summary-context.ts'
-import { type TaskLine, type TaskPick, taskStats, tasksToMention } from './summary-queries.ts'
+} from '../../summaries/summary-builder.ts'
+import { Mentions, type Summarized, type SummaryContext } from '../../summaries/summary-context.ts'
+import {
+  type TaskLine,
+  type TaskPick,
+  taskStats,
+  tasksToMention,
+} from '../../summaries/summary-queries.ts'
 
 const LISTED = 3
 
@@ -27,7 +32,7 @@ export async function summarizeProject(
   const [project] = await listProjects(ctx.db, ctx.visibility, { ids: [id] }, null, 1)
   if (!project) return null
   const readable = (type: 'task' | 'canvas' | 'okr' | 'activity') =>
-    ctx.readableTypes.includes(type)
+    ctx.readableKinds.includes(type)
   const scope = { projectId: id }
   const stats = readable('task') ? await taskStats(ctx.db, ctx.visibility, scope, ctx.today) : null
   const pick = (which: TaskPick) =>
@@ -39,7 +44,7 @@ export async function summarizeProject(
   ]
   const canvases = readable('canvas')
     ? (
-        await listCanvases(ctx.db, ctx.visibility, ctx.readableTypes, { project_id: id }, null, 5)
+        await listCanvases(ctx.db, ctx.visibility, ctx.readableKinds, { project_id: id }, null, 5)
       ).slice(0, 5)
     : []
   const okrs = readable('okr')
@@ -47,7 +52,7 @@ export async function summarizeProject(
     : []
   const recent = readable('activity')
     ? (
-        await listActivity(ctx.db, ctx.visibility, ctx.readableTypes, { project_id: id }, null, 3)
+        await listActivity(ctx.db, ctx.visibility, ctx.readableKinds, { project_id: id }, null, 3)
       ).slice(0, 3)
     : []
   const tasks = [...blocked, ...overdue, ...next]

@@ -1,8 +1,8 @@
-import { listCanvases } from '../graph/canvases/canvases.queries.ts'
-import { STATUS_WORDS } from './summarize-task.ts'
-import { listing, named, quotedField, SummaryBuilder } from './summary-builder.ts'
-import { Mentions, type Summarized, type SummaryContext } from './summary-context.ts'
-import { taskStats, tasksToMention } from './summary-queries.ts'
+import { listCanvases } from '../../graph/canvases/canvases.queries.ts'
+import { listing, named, quotedField, SummaryBuilder } from '../../summaries/summary-builder.ts'
+import { Mentions, type Summarized, type SummaryContext } from '../../summaries/summary-context.ts'
+import { taskStats, tasksToMention } from '../../summaries/summary-queries.ts'
+import { STATUS_WORDS } from '../task/task.summary.ts'
 
 /**
  * A canvas: its project, audience and owner; the tasks planned on it; its summary; what it
@@ -12,13 +12,13 @@ export async function summarizeCanvas(ctx: SummaryContext, id: string): Promise<
   const [canvas] = await listCanvases(
     ctx.db,
     ctx.visibility,
-    ctx.readableTypes,
+    ctx.readableKinds,
     { ids: [id] },
     null,
     1,
   )
   if (!canvas) return null
-  const readsTasks = ctx.readableTypes.includes('task')
+  const readsTasks = ctx.readableKinds.includes('task')
   const scope = { canvasId: id }
   const stats = readsTasks ? await taskStats(ctx.db, ctx.visibility, scope, ctx.today) : null
   const planned = readsTasks

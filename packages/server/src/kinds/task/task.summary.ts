@@ -1,6 +1,6 @@
-import { listActivity } from '../activity/activity.queries.ts'
-import { listComments } from '../graph/comments/comments.queries.ts'
-import { listTasks } from '../graph/tasks/tasks.queries.ts'
+import { listActivity } from '../../activity/activity.queries.ts'
+import { listComments } from '../../graph/comments/comments.queries.ts'
+import { listTasks } from '../../graph/tasks/tasks.queries.ts'
 import {
   count,
   listing,
@@ -9,7 +9,7 @@ import {
   quote,
   quotedField,
   SummaryBuilder,
-} from './summary-builder.ts'
+} from '../../summaries/summary-builder.ts'
 import {
   day,
   dueWords,
@@ -17,8 +17,8 @@ import {
   type Summarized,
   type SummaryContext,
   source,
-} from './summary-context.ts'
-import { taskStats, tasksToMention } from './summary-queries.ts'
+} from '../../summaries/summary-context.ts'
+import { taskStats, tasksToMention } from '../../summaries/summary-queries.ts'
 
 /** How task statuses read in statements. */
 export const STATUS_WORDS: Record<string, string> = {
@@ -38,7 +38,7 @@ export async function summarizeTask(ctx: SummaryContext, id: string): Promise<Su
   const done = task.status === 'done'
   const subtasks = await tasksToMention(ctx.db, ctx.visibility, { parentId: id }, ctx.today, 5)
   const stats = await taskStats(ctx.db, ctx.visibility, { parentId: id }, ctx.today)
-  const comments = ctx.readableTypes.includes('comment')
+  const comments = ctx.readableKinds.includes('comment')
     ? await listComments(ctx.db, ctx.visibility, { resource_id: id }, null, 200)
     : []
   const latest = comments.slice(-3).reverse()
@@ -89,9 +89,9 @@ export async function summarizeTask(ctx: SummaryContext, id: string): Promise<Su
     .fact('subtasks', stats.total)
     .fact('subtasks_done', stats.done)
     .fact('comments', comments.length)
-  if (ctx.readableTypes.includes('activity')) {
+  if (ctx.readableKinds.includes('activity')) {
     const filter = { resource_id: id }
-    const [last] = await listActivity(ctx.db, ctx.visibility, ctx.readableTypes, filter, null, 1)
+    const [last] = await listActivity(ctx.db, ctx.visibility, ctx.readableKinds, filter, null, 1)
     if (last) b.fact('last_activity_at', last.created_at.toISOString())
   }
   b.link('project', project).link('parent', parent).link('assignee', assignee)

@@ -1,18 +1,15 @@
-import { sql } from 'kysely'
-import { listPeople, listTeams } from '../graph/people/people.queries.ts'
-import { STATUS_WORDS } from './summarize-task.ts'
-import { count, listing, named, quote, SummaryBuilder } from './summary-builder.ts'
-import { Mentions, type Summarized, type SummaryContext } from './summary-context.ts'
-import { taskStats, tasksToMention } from './summary-queries.ts'
-
-const LISTED = 5
+import { listPeople } from '../../graph/people/people.queries.ts'
+import { count, listing, named, quote, SummaryBuilder } from '../../summaries/summary-builder.ts'
+import { Mentions, type Summarized, type SummaryContext } from '../../summaries/summary-context.ts'
+import { taskStats, tasksToMention } from '../../summaries/summary-queries.ts'
+import { STATUS_WORDS } from '../task/task.summary.ts'
 
 /** A person: role and teams, then the tasks assigned to them that the caller can see. */
 export async function summarizePerson(ctx: SummaryContext, id: string): Promise<Summarized | null> {
   const [person] = await listPeople(ctx.db, ctx.visibility, { ids: [id] }, null, 1)
   if (!person) return null
   const scope = { assigneeId: id }
-  const stats = ctx.readableTypes.includes('task')
+  const stats = ctx.readableKinds.includes('task')
     ? await taskStats(ctx.db, ctx.visibility, scope, ctx.today)
     : null
   const pressing = stats
@@ -46,27 +43,4 @@ export async function summarizePerson(ctx: SummaryContext, id: string): Promise<
       .fact('overdue_tasks', stats.overdue)
       .fact('done_tasks', stats.done)
   return { type: 'person', title: person.name, builder: b }
-}
-
-/** A team: its members and the projects it belongs to, as far as the caller can see. */
-export async function summarizeTeam(ctx: SummaryContext, id: string): Promise<Summarized | null> {
-  const [team] = await listTeams(ctx.db, ctx.visibility, { ids: [id] }, null, 1)
-  if (!team) return null
-  const projects = await sql<{ project_id: string }>`
-    select project_id from project_members where workspace_id = ${ctx.visibility.principal.workspaceId} and team_id = ${id} order by project_id`.execute(
-    ctx.db,
-  )
-  const mentions = await Mentions.load(ctx, [
-    ...team.member_ids,
-    ...projects.rows.map((r) => r.project_id),
-  ])
-  const members = team.member_ids.flatMap((m) => mentions.ref(m) ?? [])
-  const visible = projects.rows.flatMap((r) => mentions.ref(r.project_id) ?? [])
-  const b = new SummaryBuilder()
-  const others = (n: number) => (n > LISTED ? ` and ${n - LISTED} more` : '')
-  b.say`This team has ${count(members.length, 'member')}${members.length ? [': ', listing(members.slice(0, LISTED).map(named)), others(members.length)] : ''}.`
-  if (visible.length)
-    b.say`It belongs to ${count(visible.length, 'project')}: ${listing(visible.slice(0, LISTED).map(named))}${others(visible.length)}.`
-  b.fact('members', members.length).fact('projects', visible.length)
-  return { type: 'team', title: team.name, builder: b }
 }

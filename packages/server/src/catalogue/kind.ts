@@ -1,0 +1,35 @@
+import type { Scope } from './scopes.ts'
+
+/** What every part of the service knows of a resource kind: plain data. */
+export interface KindInfo {
+  /** The kind's one name: the `type` of its records, hits and links, and the kind of its ids. */
+  readonly name: string
+  /** The prefix of its ids (`tsk` in `tsk_…`). */
+  readonly prefix: string
+  /** The scope that reads it. */
+  readonly readScope: Scope
+  /** Has a resource-index row, which decides who may open it and what search finds. */
+  readonly indexed: boolean
+  /**
+   * Stands on its own in search hits, links and lists. False for the parts of another kind (a key
+   * result, a check-in) and for the workspace itself.
+   */
+  readonly standalone: boolean
+  /** How a person names one of them, and several (the words of questions, page titles). */
+  readonly noun: string
+  readonly plural: string
+}
+
+/**
+ * The parts that consumers read from a kind: each consumer declares the part it iterates over by
+ * merging it into this interface (`declare module '…/catalogue/kind.ts'`), so the catalogue at the
+ * bottom of the house names no consumer, and a kind supplies its parts from its own folder.
+ */
+// biome-ignore lint/suspicious/noEmptyInterface: consumers merge their parts into it.
+export interface KindParts {}
+
+/** A resource kind: its data and whichever parts it has. */
+export type KindDescriptor = KindInfo & Partial<KindParts>
+
+/** A kind that has the named part. */
+export type KindWith<P extends keyof KindParts> = KindInfo & Pick<KindParts, P>

@@ -1,0 +1,130 @@
+import type { KindInfo } from './kind.ts'
+
+/*
+ * The resource kinds of the graph, as plain data: the one list that ids, scopes, visibility,
+ * search, summaries, MCP, the dashboard and the OpenAPI document derive theirs from. Each kind's
+ * parts (how it is indexed, loaded, summarized, listed and shown) live in its folder under
+ * `kinds/`; docs/architecture.md, "Adding a resource kind", lists what a new kind needs.
+ */
+
+const kind = (info: KindInfo) => info
+
+/** The built-in resource kinds, by name. */
+export const KINDS = {
+  workspace: kind({
+    name: 'workspace',
+    prefix: 'wsp',
+    readScope: 'workspace:read',
+    indexed: false,
+    standalone: false,
+    noun: 'workspace',
+    plural: 'workspaces',
+  }),
+  person: kind({
+    name: 'person',
+    prefix: 'usr',
+    readScope: 'people:read',
+    indexed: false,
+    standalone: true,
+    noun: 'person',
+    plural: 'people',
+  }),
+  team: kind({
+    name: 'team',
+    prefix: 'team',
+    readScope: 'people:read',
+    indexed: false,
+    standalone: true,
+    noun: 'team',
+    plural: 'teams',
+  }),
+  project: kind({
+    name: 'project',
+    prefix: 'prj',
+    readScope: 'project:read',
+    indexed: true,
+    standalone: true,
+    noun: 'project',
+    plural: 'projects',
+  }),
+  canvas: kind({
+    name: 'canvas',
+    prefix: 'cnv',
+    readScope: 'canvas:read',
+    indexed: true,
+    standalone: true,
+    noun: 'canvas',
+    plural: 'canvases',
+  }),
+  task: kind({
+    name: 'task',
+    prefix: 'tsk',
+    readScope: 'task:read',
+    indexed: true,
+    standalone: true,
+    noun: 'task',
+    plural: 'tasks',
+  }),
+  okr: kind({
+    name: 'okr',
+    prefix: 'obj',
+    readScope: 'okr:read',
+    indexed: true,
+    standalone: true,
+    noun: 'objective',
+    plural: 'objectives',
+  }),
+  key_result: kind({
+    name: 'key_result',
+    prefix: 'kr',
+    readScope: 'okr:read',
+    indexed: false,
+    standalone: false,
+    noun: 'key result',
+    plural: 'key results',
+  }),
+  checkin: kind({
+    name: 'checkin',
+    prefix: 'chk',
+    readScope: 'okr:read',
+    indexed: false,
+    standalone: false,
+    noun: 'check-in',
+    plural: 'check-ins',
+  }),
+  comment: kind({
+    name: 'comment',
+    prefix: 'cmt',
+    readScope: 'comment:read',
+    indexed: true,
+    standalone: true,
+    noun: 'comment',
+    plural: 'comments',
+  }),
+  activity: kind({
+    name: 'activity',
+    prefix: 'act',
+    readScope: 'activity:read',
+    indexed: false,
+    standalone: true,
+    noun: 'activity entry',
+    plural: 'activity',
+  }),
+} as const
+
+/** The name of a built-in kind. */
+export type BuiltInKind = keyof typeof KINDS
+
+/** Prefixes of the ids the service hands out that name no resource kind. */
+export const OTHER_ID_PREFIXES = {
+  integration: 'itg',
+  event: 'evt',
+  webhook: 'whk',
+  delivery: 'dlv',
+  apiKey: 'key',
+  workspaceToken: 'wst',
+  oauthClient: 'cli',
+  oauthGrant: 'grt',
+  audit: 'aud',
+  request: 'req',
+} as const

@@ -1,0 +1,9 @@
+import type { KindDescriptor } from '../../catalogue/kind.ts'
+import { KINDS } from '../../catalogue/kinds.ts'
+import { summarizeCanvas } from './canvas.summary.ts'
+
+/** The canvas kind: its catalogue data and its parts. */
+export const canvasKind: KindDescriptor = {
+  ...KINDS.canvas,
+  summarize: summarizeCanvas,
+}

@@ -1,0 +1,9 @@
+import type { KindDescriptor } from '../../catalogue/kind.ts'
+import { KINDS } from '../../catalogue/kinds.ts'
+import { summarizeCheckin } from './okr.summary.ts'
+
+/** The checkin kind: its catalogue data and its parts. */
+export const checkinKind: KindDescriptor = {
+  ...KINDS.checkin,
+  summarize: summarizeCheckin,
+}

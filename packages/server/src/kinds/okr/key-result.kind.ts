@@ -1,0 +1,9 @@
+import type { KindDescriptor } from '../../catalogue/kind.ts'
+import { KINDS } from '../../catalogue/kinds.ts'
+import { summarizeKeyResult } from './okr.summary.ts'
+
+/** The key result kind: its catalogue data and its parts. */
+export const keyResultKind: KindDescriptor = {
+  ...KINDS.key_result,
+  summarize: summarizeKeyResult,
+}

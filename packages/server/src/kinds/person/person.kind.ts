@@ -1,0 +1,9 @@
+import type { KindDescriptor } from '../../catalogue/kind.ts'
+import { KINDS } from '../../catalogue/kinds.ts'
+import { summarizePerson } from './person.summary.ts'
+
+/** The person kind: its catalogue data and its parts. */
+export const personKind: KindDescriptor = {
+  ...KINDS.person,
+  summarize: summarizePerson,
+}

@@ -1,0 +1,9 @@
+import type { KindDescriptor } from '../../catalogue/kind.ts'
+import { KINDS } from '../../catalogue/kinds.ts'
+import { summarizeProject } from './project.summary.ts'
+
+/** The project kind: its catalogue data and its parts. */
+export const projectKind: KindDescriptor = {
+  ...KINDS.project,
+  summarize: summarizeProject,
+}

@@ -1,0 +1,9 @@
+import type { KindDescriptor } from '../../catalogue/kind.ts'
+import { KINDS } from '../../catalogue/kinds.ts'
+import { summarizeTeam } from './team.summary.ts'
+
+/** The team kind: its catalogue data and its parts. */
+export const teamKind: KindDescriptor = {
+  ...KINDS.team,
+  summarize: summarizeTeam,
+}
