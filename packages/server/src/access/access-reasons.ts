@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import type { Db } from '../db/database.ts'
-import { type IdKind, idKind } from '../lib/ids.ts'
+import { idKind } from '../lib/ids.ts'
 import { ACCESS_REASON_KINDS, type AccessReason } from './access-reason.ts'
 import { personReasons, teamReasons } from './directory-reasons.ts'
 import type { Principal } from './principal.ts'

@@ -1,8 +1,8 @@
+import { kindOfId } from '../catalogue/catalogue.ts'
 import type { Db } from '../db/database.ts'
 import { idKind } from '../lib/ids.ts'
 import { canAdminister } from './administration.ts'
 import type { Caller } from './caller.ts'
-import { kindOfId } from '../catalogue/catalogue.ts'
 import { visibleAmong } from './visibility.ts'
 
 /*

@@ -1,10 +1,10 @@
+import type { Scope } from '../catalogue/scopes.ts'
 import type { Db } from '../db/database.ts'
 import { PREPARED } from '../db/prepared-statements.ts'
 import { makersLiveNow } from './credential-liveness.ts'
 import type { Fence } from './fence.ts'
 import type { Actor, Role } from './principal.ts'
 import { expandScopes } from './scopes.ts'
-import { type Scope } from '../catalogue/scopes.ts'
 import { hashSecret, isWellFormedSecret, SECRET_PREFIX } from './secrets.ts'
 
 /** The credential a request presented. */

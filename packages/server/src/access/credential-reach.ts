@@ -1,8 +1,8 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely'
+import { SCOPE_ALIASES, SCOPES, type Scope } from '../catalogue/scopes.ts'
 import type { Credential } from './authenticate-token.ts'
 import { type Fence, narrowFence } from './fence.ts'
 import { expandScopes } from './scopes.ts'
-import { SCOPE_ALIASES, SCOPES, type Scope } from '../catalogue/scopes.ts'
 
 /*
  * The one rule for whatever acts later on a person's behalf (docs/permissions.md, "What a

@@ -1,19 +1,20 @@
 import { type RawBuilder, sql } from 'kysely'
+import { allKinds, kindOfId, kindsWith } from '../catalogue/catalogue.ts'
 import type { Db } from '../db/database.ts'
 import { PREPARED } from '../db/prepared-statements.ts'
-import { type IdKind, idKind } from '../lib/ids.ts'
 
 /*
  * The write side of the visibility rules (docs/permissions.md): compiles each resource's source
  * rows into its resource-index row (who may open it, its own searchable text). Every statement
  * derives the row from the source tables alone, so the index is a pure function of them: syncing
- * twice changes nothing, and a test can resync a whole workspace and expect no difference.
+ * twice changes nothing, and a test can resync a whole workspace and expect no difference. Each
+ * indexed kind's statement is its `index` part (kinds/<kind>/<kind>.index.ts):
  *
  *   project            ws_visible = visibility is 'workspace'      acl = {project}
  *   canvas, project    the project's rule (no project: ws_visible)  acl = {project}
  *   canvas, private    not ws_visible                               acl = {owner, shared people, teams, integrations}
  *   task               its project's ws_visible (no project: false) acl = {project, creator, assignee}
- *   objective          ws_visible = visibility is 'workspace'       acl = {owner} (+ owning team when private)
+ *   okr                ws_visible = visibility is 'workspace'       acl = {owner} (+ owning team when private)
  *   comment            exactly its resource's row
  */
 
@@ -24,6 +25,30 @@ import { type IdKind, idKind } from '../lib/ids.ts'
 export type IndexScope =
   | { readonly all: true }
   | { readonly ids: readonly string[]; readonly created?: boolean }
+
+/** How an indexed kind compiles its resource-index rows from its source rows. */
+export interface IndexRows {
+  /**
+   * A select of `(workspace_id, id, type, project_id, title, body, ws_visible, acl, created_at,
+   * updated_at)` for the workspace: every row of the kind, or (`ids` given) those whose row may
+   * depend on one of `ids`.
+   */
+  rows(workspaceId: string, ids: readonly string[] | null): RawBuilder<unknown>
+  /** Its titles' words join the vocabulary that typo tolerance reads. */
+  readonly titled: boolean
+  /**
+   * Its rows copy other rows of the index (a comment's is that of what it is on): compiled after
+   * every other kind, whichever ids are recompiled.
+   */
+  readonly readsIndex?: boolean
+}
+
+declare module '../catalogue/kind.ts' {
+  interface KindParts {
+    /** How its resource-index rows are compiled (indexed kinds). */
+    index: IndexRows
+  }
+}
 
 const UPSERT = sql.raw(`
   on conflict (workspace_id, id) do update set
@@ -38,10 +63,12 @@ const COLUMNS = sql.raw(
   'insert into resource_index (workspace_id, id, type, project_id, title, body, ws_visible, acl, created_at, updated_at)',
 )
 
-function only(column: string, scope: IndexScope): RawBuilder<unknown> {
-  return 'all' in scope
-    ? sql``
-    : sql`and ${sql.ref(column)} = any(${sql.val([...scope.ids])}::text[])`
+/** `and <column> = any(ids)`, or nothing when every row is meant. */
+export function onlyIds(
+  column: RawBuilder<unknown>,
+  ids: readonly string[] | null,
+): RawBuilder<unknown> {
+  return ids === null ? sql`` : sql`and ${column} = any(${sql.val([...ids])}::text[])`
 }
 
 /**
@@ -56,85 +83,39 @@ export async function syncResourceIndex(
   scope: IndexScope,
 ): Promise<void> {
   if ('ids' in scope && scope.ids.length === 0) return
-  const kinds = 'all' in scope ? null : new Set(scope.ids.map(idKind))
-  const needs = (kind: IdKind) => kinds === null || kinds.has(kind)
-  if (needs('project')) {
-    await upsertWithTitleWords(
-      db,
-      workspaceId,
-      sql`select p.workspace_id, p.id, 'project', p.id, p.name, p.description,
-           p.visibility = 'workspace', array[p.id], p.created_at, p.updated_at
-    from projects p where p.workspace_id = ${workspaceId} ${only('p.id', scope)}`,
-    )
+  const ids = 'all' in scope ? null : scope.ids
+  const named = ids === null ? null : new Set(ids.map((id) => kindOfId(id)?.name))
+  const kinds = kindsWith('index')
+  const unruled = allKinds().find((kind) => kind.indexed && !kind.index)
+  // A kind's parts are added as the app is assembled: an index written without them is wrong.
+  if (unruled) throw new Error(`kind ${unruled.name} is indexed but has no index rule yet`)
+  for (const kind of kinds.filter((kind) => !kind.index.readsIndex)) {
+    if (named !== null && !named.has(kind.name)) continue
+    await upsertRows(db, workspaceId, kind.index, ids)
   }
-  if (needs('canvas')) {
-    await upsertWithTitleWords(
-      db,
-      workspaceId,
-      sql`select c.workspace_id, c.id, 'canvas', c.project_id, c.title, c.summary,
-           case when c.visibility = 'private' then false
-                when c.project_id is null then true
-                else p.visibility = 'workspace' end,
-           case when c.visibility = 'private' then array[c.owner_id] || array(
-                  select s.principal_id from canvas_shares s
-                  where s.workspace_id = c.workspace_id and s.canvas_id = c.id order by 1)
-                when c.project_id is null then '{}'::text[]
-                else array[c.project_id] end,
-           c.created_at, c.updated_at
-    from canvases c
-    left join projects p on p.workspace_id = c.workspace_id and p.id = c.project_id
-    where c.workspace_id = ${workspaceId} ${only('c.id', scope)}`,
-    )
+  for (const kind of kinds.filter((kind) => kind.index.readsIndex)) {
+    // Nothing can be on rows created in this very transaction yet.
+    if ('ids' in scope && scope.created && !named?.has(kind.name)) continue
+    await upsertRows(db, workspaceId, kind.index, ids)
   }
-  if (needs('task')) {
-    await upsertWithTitleWords(
-      db,
-      workspaceId,
-      sql`select t.workspace_id, t.id, 'task', t.project_id, t.title, t.description,
-           coalesce(p.visibility = 'workspace', false),
-           array(select distinct x from unnest(array[t.project_id, t.creator_id, t.assignee_id]) x
-                 where x is not null order by x),
-           t.created_at, t.updated_at
-    from tasks t
-    left join projects p on p.workspace_id = t.workspace_id and p.id = t.project_id
-    where t.workspace_id = ${workspaceId} ${only('t.id', scope)}`,
-    )
-  }
-  if (needs('okr')) {
-    await upsertWithTitleWords(
-      db,
-      workspaceId,
-      sql`select o.workspace_id, o.id, 'okr', o.project_id, o.title,
-           coalesce((select string_agg(k.title, E'\n' order by k.position) from key_results k
-                     where k.workspace_id = o.workspace_id and k.objective_id = o.id), ''),
-           o.visibility = 'workspace',
-           case when o.visibility = 'private' then array_remove(array[o.owner_id, o.team_id], null)
-                else array[o.owner_id] end,
-           o.created_at, o.updated_at
-    from objectives o where o.workspace_id = ${workspaceId} ${only('o.id', scope)}`,
-    )
-  }
-  // Comments copy the rows just written, so they need a statement of their own after them.
-  if ('ids' in scope && scope.created && !needs('comment')) return
-  const comments =
-    'all' in scope
-      ? sql``
-      : sql`and (c.id = any(${sql.val([...scope.ids])}::text[]) or c.resource_id = any(${sql.val([...scope.ids])}::text[]))`
-  await sql`${COLUMNS}
-    select c.workspace_id, c.id, 'comment', t.project_id, '', c.body, t.ws_visible, t.acl,
-           c.created_at, c.updated_at
-    from comments c
-    join resource_index t on t.workspace_id = c.workspace_id and t.id = c.resource_id
-    where c.workspace_id = ${workspaceId} ${comments}
-    ${UPSERT}`.execute(db)
 }
 
 /**
- * Upserts the index rows `rows` selects and, in the same statement, adds the words of the titles
- * it wrote that the vocabulary lacks. Words are never removed: one no visible title has any more
- * matches nothing. Comments have no title, so they have no words to add.
+ * Upserts the index rows of a kind and, in the same statement for a titled kind, adds the words
+ * of the titles it wrote that the vocabulary lacks. Words are never removed: one no visible
+ * title has any more matches nothing.
  */
-async function upsertWithTitleWords(db: Db, workspaceId: string, rows: RawBuilder<unknown>) {
+async function upsertRows(
+  db: Db,
+  workspaceId: string,
+  index: IndexRows,
+  ids: readonly string[] | null,
+): Promise<void> {
+  const rows = index.rows(workspaceId, ids)
+  if (!index.titled) {
+    await sql`${COLUMNS} ${rows} ${UPSERT}`.execute(db)
+    return
+  }
   await sql`with written as (${COLUMNS} ${rows} ${UPSERT} returning title)
     insert into title_words (workspace_id, word)
     select distinct ${workspaceId}, w.word

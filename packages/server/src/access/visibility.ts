@@ -1,4 +1,5 @@
 import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely'
+import { kindOfId } from '../catalogue/catalogue.ts'
 import type { Db } from '../db/database.ts'
 import { idKind } from '../lib/ids.ts'
 import type { Principal } from './principal.ts'
@@ -178,8 +179,6 @@ export async function openableIds(
   return new Set(rows.map((row) => row.id))
 }
 
-const INDEXED_KINDS = new Set(['project', 'canvas', 'task', 'okr', 'comment'])
-
 /**
  * The subset of `ids` (of any type) that the principal may open: what a presenter keeps of a
  * record's links, so a link field never names a hidden neighbour. One query per kind present.
@@ -190,8 +189,11 @@ export async function visibleAmong(
   ids: Iterable<string | null>,
 ): Promise<Set<string>> {
   const byKind = new Map<string, string[]>()
+  const indexed: string[] = []
   for (const id of new Set(ids)) {
     if (id === null) continue
+    // Every indexed kind is decided by its resource-index row, whatever kind it is.
+    if (kindOfId(id)?.indexed) indexed.push(id)
     const kind = idKind(id) ?? 'unknown'
     byKind.set(kind, [...(byKind.get(kind) ?? []), id])
   }
@@ -200,9 +202,6 @@ export async function visibleAmong(
   const add = (rows: { id: string }[]) => {
     for (const row of rows) visible.add(row.id)
   }
-  const indexed = [...byKind]
-    .filter(([kind]) => INDEXED_KINDS.has(kind))
-    .flatMap(([, list]) => list)
   for (const id of await openableIds(db, visibility, indexed)) visible.add(id)
   const people = byKind.get('person')
   if (people)

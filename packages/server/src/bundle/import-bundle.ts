@@ -1,6 +1,7 @@
 import type { Insertable, Kysely } from 'kysely'
 import { syncResourceIndex } from '../access/resource-index.ts'
 import type { Database } from '../db/database.ts'
+import { defineBuiltInKinds } from '../kinds/built-in-kinds.ts'
 import { hashPassword, type PasswordCost } from '../lib/password.ts'
 import { emailKey, emailPasswordHashes } from '../web/email-passwords.ts'
 import { type BundlePlan, type IdMaker, type ImportSecrets, planImport } from './bundle-plan.ts'
@@ -64,6 +65,8 @@ export async function importBundle(
   input: unknown,
   options: ImportOptions = {},
 ): Promise<ImportOutcome> {
+  // An import may run without an app (the CLI, tests): the kinds' index rules must be known.
+  defineBuiltInKinds()
   const prepared = prepareImport(input, options)
   if (!prepared.ok) return prepared
   return { ok: true, result: await writeImport(db, prepared.plan, options) }

@@ -15,9 +15,16 @@ export interface KindInfo {
    * result, a check-in) and for the workspace itself.
    */
   readonly standalone: boolean
+  /**
+   * Found by search, and the field its searched body comes from (what a hit's citation names
+   * when the title did not match). Absent: search does not return it.
+   */
+  readonly search?: { readonly bodyField: string }
   /** How a person names one of them, and several (the words of questions, page titles). */
   readonly noun: string
   readonly plural: string
+  /** Other words that name the kind in a question (`okrs`). */
+  readonly aliases?: readonly string[]
 }
 
 /**

@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely'
-import { SCOPES } from '../catalogue/scopes.ts'
 import { hashSecret, lastFour, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
 import { DEMO_PASSWORD, demoBundle } from '../bundle/demo/demo-bundle.ts'
 import { importBundle } from '../bundle/import-bundle.ts'
+import { SCOPES } from '../catalogue/scopes.ts'
 import type { Database, Db } from '../db/database.ts'
 import { newId } from '../lib/ids.ts'
 

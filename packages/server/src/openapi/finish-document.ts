@@ -1,5 +1,5 @@
-import { SCOPES } from '../catalogue/scopes.ts'
 import { ProblemSchema } from '../api/schemas.ts'
+import { SCOPES } from '../catalogue/scopes.ts'
 import { OAUTH_ROUTES } from '../oauth/oauth-routes.ts'
 import { WEBHOOK_EVENT_SCHEMAS } from '../webhooks/webhook-events.schemas.ts'
 import { withDryRunResponse } from './dry-run-responses.ts'

@@ -1,3 +1,4 @@
+import { allKinds } from '../catalogue/catalogue.ts'
 import type { TASK_STATUSES } from '../graph/tasks/tasks.schemas.ts'
 import type { SearchType } from './search.schemas.ts'
 import { spellingVariants } from './word-variants.ts'
@@ -88,21 +89,14 @@ const TASK_NOUNS = new Set(['task', 'tasks', 'subtask', 'subtasks', 'items', 'wo
 export function isTaskNoun(word: string): boolean {
   return TASK_NOUNS.has(word)
 }
-const TYPE_NAMES: Record<string, SearchType> = {
-  project: 'project',
-  projects: 'project',
-  canvas: 'canvas',
-  canvases: 'canvas',
-  task: 'task',
-  tasks: 'task',
-  okr: 'okr',
-  okrs: 'okr',
-  objective: 'okr',
-  objectives: 'okr',
-  comment: 'comment',
-  comments: 'comment',
-  activity: 'activity',
-}
+// The words that name a searchable kind in a question: its name, its noun, its plural, its aliases.
+const TYPE_NAMES = new Map<string, SearchType>(
+  allKinds()
+    .filter((kind) => kind.search)
+    .flatMap((kind) =>
+      [kind.name, kind.noun, kind.plural, ...(kind.aliases ?? [])].map((word) => [word, kind.name]),
+    ),
+)
 const STATUS_VALUES: Record<string, TaskStatus> = {
   todo: 'todo',
   'to-do': 'todo',
@@ -137,7 +131,7 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
       const applied = applyExplicit(key.toLowerCase(), op, value, filters, now)
       if (applied === 'project') project = { words: value, explicit: true }
       else if (applied === 'type') {
-        const type = TYPE_NAMES[value.toLowerCase()]
+        const type = TYPE_NAMES.get(value.toLowerCase())
         if (type) types = [...new Set([...(types ?? []), type])]
         else return whole
       } else if (!applied) return whole

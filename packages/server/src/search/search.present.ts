@@ -1,18 +1,10 @@
 import type { Static } from 'typebox'
+import { kindNamed } from '../catalogue/catalogue.ts'
 import { type CharRange, quoteRange } from '../lib/quote-range.ts'
 import type { ResourceUrls } from '../lib/resource-urls.ts'
 import { escapeMarkdown, plainLine, safeLine, safeText } from '../lib/safe-text.ts'
 import type { SearchRow } from './search.queries.ts'
-import type { SearchHit, SearchType } from './search.schemas.ts'
-
-const BODY_FIELD: Record<SearchType, string> = {
-  project: 'description',
-  canvas: 'summary',
-  task: 'description',
-  okr: 'key_results',
-  comment: 'body',
-  activity: 'verb',
-}
+import type { SearchHit } from './search.schemas.ts'
 
 const SNIPPET_CHARS = 240
 
@@ -24,7 +16,7 @@ const SNIPPET_CHARS = 240
 export function presentHit(row: SearchRow, urls: ResourceUrls): Static<typeof SearchHit> {
   const snippet = clip(plainLine(row.snippet), SNIPPET_CHARS)
   const title = plainLine(row.title)
-  const field = row.title_matched ? 'title' : BODY_FIELD[row.type]
+  const field = row.title_matched ? 'title' : (kindNamed(row.type)?.search?.bodyField ?? 'body')
   const updatedAt = row.updated_at.toISOString()
   const cited = citation(field, field === 'title' ? title : snippet, title, snippet)
   return {

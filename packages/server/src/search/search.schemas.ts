@@ -1,12 +1,15 @@
 import Type from 'typebox'
 import { DateOnly, Nullable, Timestamp } from '../api/schemas.ts'
+import { allKinds } from '../catalogue/catalogue.ts'
 import { TASK_STATUSES } from '../graph/tasks/tasks.schemas.ts'
 
-/** Kinds of result search can return. */
-export const SEARCH_TYPES = ['project', 'canvas', 'task', 'okr', 'comment', 'activity'] as const
+/** Kinds of result search can return: those of the catalogue that search finds. */
+export const SEARCH_TYPES: readonly string[] = allKinds()
+  .filter((kind) => kind.search)
+  .map((kind) => kind.name)
 
-/** A searchable kind. */
-export type SearchType = (typeof SEARCH_TYPES)[number]
+/** A searchable kind's name. */
+export type SearchType = string
 
 const Id = Type.String({ minLength: 1, maxLength: 100 })
 const Statuses = Type.Array(Type.Enum([...TASK_STATUSES]), { minItems: 1, uniqueItems: true })

@@ -2,10 +2,10 @@ import { type Actor, fencedPrincipal, type Role } from '../access/principal.ts'
 import { expandScopes, readsKindOfId } from '../access/scopes.ts'
 import { type Visibility, visibilityFor, visibleAmong } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
-import type { Db } from '../db/database.ts'
-import type { WebhookEndpointsTable } from '../db/tables/webhook.table.ts'
 import { kindNamed } from '../catalogue/catalogue.ts'
 import type { Scope } from '../catalogue/scopes.ts'
+import type { Db } from '../db/database.ts'
+import type { WebhookEndpointsTable } from '../db/tables/webhook.table.ts'
 
 /**
  * An endpoint receives what its owner (the person or integration whose token created it) may open

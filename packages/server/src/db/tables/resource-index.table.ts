@@ -1,7 +1,7 @@
 import type { Computed, Timestamp } from './columns.ts'
 
-/** Resource types that have a row in the resource index. */
-export type IndexedType = 'project' | 'canvas' | 'task' | 'okr' | 'comment'
+/** The name of a kind that has a row in the resource index (catalogue/kinds.ts, `indexed`). */
+export type IndexedType = string
 
 /** `resource_index`: who may open each resource, and its own searchable text. */
 export interface ResourceIndexTable {

@@ -1,9 +1,12 @@
 import Type from 'typebox'
 import { Timestamp } from '../../api/schemas.ts'
+import { allKinds } from '../../catalogue/catalogue.ts'
 import { ACTIVITY_VERBS } from '../../db/tables/activity.table.ts'
 
 /** Resource types whose changes the feed carries (the subjects of activity). */
-export const CHANGE_RESOURCE_TYPES = ['project', 'canvas', 'task', 'okr', 'comment'] as const
+export const CHANGE_RESOURCE_TYPES: readonly string[] = allKinds()
+  .filter((kind) => kind.indexed)
+  .map((kind) => kind.name)
 
 /** One change of the feed (docs/changes.md). */
 export const ChangeRecord = Type.Object(

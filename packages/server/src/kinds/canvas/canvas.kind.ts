@@ -1,9 +1,11 @@
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import { canvasIndexRows } from './canvas.index.ts'
 import { summarizeCanvas } from './canvas.summary.ts'
 
 /** The canvas kind: its catalogue data and its parts. */
 export const canvasKind: KindDescriptor = {
   ...KINDS.canvas,
   summarize: summarizeCanvas,
+  index: canvasIndexRows,
 }

@@ -1,9 +1,11 @@
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import { commentIndexRows } from './comment.index.ts'
 import { summarizeComment } from './comment.summary.ts'
 
 /** The comment kind: its catalogue data and its parts. */
 export const commentKind: KindDescriptor = {
   ...KINDS.comment,
   summarize: summarizeComment,
+  index: commentIndexRows,
 }

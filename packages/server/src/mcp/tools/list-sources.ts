@@ -1,5 +1,5 @@
-import type { Scope } from '../../catalogue/scopes.ts'
 import type { Reference } from '../../api/require-visible.ts'
+import type { Scope } from '../../catalogue/scopes.ts'
 import { createdPosition } from '../../db/keyset.ts'
 import { listCanvases } from '../../graph/canvases/canvases.queries.ts'
 import { listOkrs } from '../../graph/okrs/okrs.queries.ts'
