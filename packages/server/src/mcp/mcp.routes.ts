@@ -27,9 +27,6 @@ const MCP_PATH = '/mcp'
 
 const SERVER_VERSION = '1.0.0'
 
-// What a client without a token is told to ask for: the scopes of the tools, nothing more.
-const TOOL_SCOPES = [...new Set(TOOLS.flatMap((tool) => tool.anyOfScopes))]
-
 type McpHandler = ReturnType<typeof createMcpHandler>
 
 /**
@@ -41,6 +38,8 @@ type McpHandler = ReturnType<typeof createMcpHandler>
  */
 export function mcpRoutes(deps: AppDeps): FastifyPluginAsync {
   return async (app) => {
+    // What a client without a token is told to ask for: the scopes of the tools, nothing more.
+    const toolScopes = [...new Set(TOOLS.flatMap((tool) => tool.anyOfScopes))]
     const handler = createMcpHandler(
       ({ authInfo }) => buildMcpServer(authInfo?.extra?.session as McpSession, SERVER_VERSION),
       { maxRequestBodySize: deps.config.bodyLimitBytes },
@@ -54,7 +53,7 @@ export function mcpRoutes(deps: AppDeps): FastifyPluginAsync {
       schema: { hide: true },
       config: {
         scopes: { anyOf: Object.keys(SCOPES) as Scope[] },
-        challengeScopes: TOOL_SCOPES,
+        challengeScopes: toolScopes,
         ratedPerCall: true,
       },
       // Browsers send an Origin; a page elsewhere must not drive a signed-in client's requests.

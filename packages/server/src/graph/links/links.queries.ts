@@ -2,7 +2,6 @@ import { sql } from 'kysely'
 import type { Visibility } from '../../access/visibility.ts'
 import type { Db } from '../../db/database.ts'
 import type { CursorPosition } from '../../lib/cursor.ts'
-import { idKind } from '../../lib/ids.ts'
 import { edgesOf } from './link-edges.ts'
 
 /** A visible neighbour. */
@@ -27,7 +26,7 @@ export async function listLinks(
   limit: number,
 ): Promise<LinkRow[]> {
   const ws = visibility.principal.workspaceId
-  const edges = edgesOf(idKind(subjectId), ws, subjectId)
+  const edges = edgesOf(ws, subjectId)
   if (!edges) return []
   const keyset = after ? sql`and (e.rank, e.id) > (${after[0]}::int, ${after[1]}::text)` : sql``
   const rows = await sql<LinkRow>`

@@ -9,7 +9,10 @@ import { ProjectRecord } from '../projects/projects.schemas.ts'
 import { TaskRecord } from '../tasks/tasks.schemas.ts'
 import { WorkspaceRecord } from '../workspace/workspace.schemas.ts'
 
-/** Every record shape, told apart by `type`. */
+/**
+ * The records of the built-in kinds, as one type for the dashboard's views. The API's schema of
+ * any record is built from the catalogue (`anyRecordSchema`), so that it names every kind.
+ */
 export const AnyRecordSchema = Type.Union(
   [
     WorkspaceRecord,

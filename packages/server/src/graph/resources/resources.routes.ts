@@ -11,8 +11,7 @@ import { presentComment } from '../comments/comments.present.ts'
 import { listComments } from '../comments/comments.queries.ts'
 import { CommentRecord, ListCommentsQuery } from '../comments/comments.schemas.ts'
 import { listLinks } from '../links/links.queries.ts'
-import { AnyRecordSchema } from './any-record.schema.ts'
-import { type AnyRecord, loadRecord } from './load-record.ts'
+import { type AnyRecord, anyRecordSchema, loadRecord } from './load-record.ts'
 import { LinkItem, ListLinksQuery } from './resources.schemas.ts'
 
 /**
@@ -22,6 +21,7 @@ import { LinkItem, ListLinksQuery } from './resources.schemas.ts'
 export function resourceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     const scopes = readScopesByKind()
+    const recordSchema = anyRecordSchema()
     app.get(
       '/v1/resources/:id',
       {
@@ -30,7 +30,7 @@ export function resourceRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           summary: 'Get any resource by id',
           tags: ['resources'],
           params: IdParams,
-          response: { 200: AnyRecordSchema },
+          response: { 200: recordSchema },
         },
         config: { scopes },
       },

@@ -1,6 +1,9 @@
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
 import { canvasIndexRows } from './canvas.index.ts'
+import { canvasLinks } from './canvas.links.ts'
+import { canvasList } from './canvas.list.ts'
+import { canvasRecord } from './canvas.record.ts'
 import { summarizeCanvas } from './canvas.summary.ts'
 
 /** The canvas kind: its catalogue data and its parts. */
@@ -8,4 +11,7 @@ export const canvasKind: KindDescriptor = {
   ...KINDS.canvas,
   summarize: summarizeCanvas,
   index: canvasIndexRows,
+  list: canvasList,
+  record: canvasRecord,
+  links: canvasLinks,
 }

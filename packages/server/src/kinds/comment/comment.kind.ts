@@ -1,6 +1,8 @@
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
 import { commentIndexRows } from './comment.index.ts'
+import { commentLinks } from './comment.links.ts'
+import { commentRecord } from './comment.record.ts'
 import { summarizeComment } from './comment.summary.ts'
 
 /** The comment kind: its catalogue data and its parts. */
@@ -8,4 +10,6 @@ export const commentKind: KindDescriptor = {
   ...KINDS.comment,
   summarize: summarizeComment,
   index: commentIndexRows,
+  record: commentRecord,
+  links: commentLinks,
 }

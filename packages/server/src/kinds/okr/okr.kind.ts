@@ -1,6 +1,9 @@
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
 import { okrIndexRows } from './okr.index.ts'
+import { okrLinks } from './okr.links.ts'
+import { okrList } from './okr.list.ts'
+import { okrRecord } from './okr.record.ts'
 import { summarizeOkr } from './okr.summary.ts'
 
 /** The okr kind: its catalogue data and its parts. */
@@ -8,4 +11,7 @@ export const okrKind: KindDescriptor = {
   ...KINDS.okr,
   summarize: summarizeOkr,
   index: okrIndexRows,
+  list: okrList,
+  record: okrRecord,
+  links: okrLinks,
 }

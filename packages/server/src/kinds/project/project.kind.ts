@@ -1,6 +1,9 @@
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
 import { projectIndexRows } from './project.index.ts'
+import { projectLinks } from './project.links.ts'
+import { projectList } from './project.list.ts'
+import { projectRecord } from './project.record.ts'
 import { summarizeProject } from './project.summary.ts'
 
 /** The project kind: its catalogue data and its parts. */
@@ -8,4 +11,7 @@ export const projectKind: KindDescriptor = {
   ...KINDS.project,
   summarize: summarizeProject,
   index: projectIndexRows,
+  list: projectList,
+  record: projectRecord,
+  links: projectLinks,
 }

@@ -1,6 +1,9 @@
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
 import { taskIndexRows } from './task.index.ts'
+import { taskLinks } from './task.links.ts'
+import { taskList } from './task.list.ts'
+import { taskRecord } from './task.record.ts'
 import { summarizeTask } from './task.summary.ts'
 
 /** The task kind: its catalogue data and its parts. */
@@ -8,4 +11,7 @@ export const taskKind: KindDescriptor = {
   ...KINDS.task,
   summarize: summarizeTask,
   index: taskIndexRows,
+  list: taskList,
+  record: taskRecord,
+  links: taskLinks,
 }

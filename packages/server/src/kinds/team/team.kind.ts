@@ -1,9 +1,15 @@
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import { teamLinks } from './team.links.ts'
+import { teamList } from './team.list.ts'
+import { teamRecord } from './team.record.ts'
 import { summarizeTeam } from './team.summary.ts'
 
 /** The team kind: its catalogue data and its parts. */
 export const teamKind: KindDescriptor = {
   ...KINDS.team,
   summarize: summarizeTeam,
+  list: teamList,
+  record: teamRecord,
+  links: teamLinks,
 }

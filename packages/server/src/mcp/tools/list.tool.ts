@@ -2,29 +2,23 @@ import Type from 'typebox'
 import { bindingOf, readCursor } from '../../api/paging.ts'
 import { ProblemError } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
+import { kindNamed, kindsWith } from '../../catalogue/catalogue.ts'
+import type { KindWith } from '../../catalogue/kind.ts'
 import { PROJECT_STATUSES } from '../../graph/projects/projects.schemas.ts'
 import { TASK_STATUSES } from '../../graph/tasks/tasks.schemas.ts'
 import { inline, sourceLine } from '../markdown.ts'
 import type { McpSession } from '../mcp-session.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
-import {
-  LIST_SOURCES,
-  type ListFilters,
-  type ListItem,
-  type ListSource,
-  type ListType,
-} from './list-sources.ts'
+import type { ListFilters, ListItem, ListSource } from './list-source.ts'
 import { Cursor, MaxTokens, NextCursor, Ref } from './tool-schemas.ts'
 
 type ListArgs = ListFilters & {
-  type: ListType
+  type: string
   limit?: number
   cursor?: string
   max_tokens?: number
 }
-
-const TYPES = Object.keys(LIST_SOURCES) as ListType[]
 
 /**
  * `list`: one type's items the caller may open, newest first (people and teams by name), with
@@ -36,11 +30,29 @@ export const listTool: ToolDefinition<ListArgs> = {
   title: 'List items',
   description:
     'List projects, tasks, canvases, OKRs, people or teams you can open, with filters and paging.',
-  anyOfScopes: [...new Set(Object.values(LIST_SOURCES).map((source) => source.scope))],
+  // Read when a session's tools are listed: every kind with a list part by then is offered.
+  get anyOfScopes() {
+    return [...new Set(kindsWith('list').map((kind) => kind.readScope))]
+  },
   annotations: READ_ONLY,
-  input: Type.Object(
+  get input() {
+    return listInput(kindsWith('list').map((kind) => kind.name))
+  },
+  output: Type.Object({ items: Type.Array(Ref), next_cursor: NextCursor }),
+  async run(session, args) {
+    try {
+      return toolResult(await listItems(session, args))
+    } catch (error) {
+      return toolError(error)
+    }
+  },
+}
+
+// The arguments of `list`, for the kinds it reads.
+function listInput(kinds: readonly string[]) {
+  return Type.Object(
     {
-      type: Type.Enum(TYPES),
+      type: Type.Enum(kinds),
       project_id: Type.Optional(Type.String({ maxLength: 100 })),
       assignee_id: Type.Optional(
         Type.String({ maxLength: 100, description: 'A person id, or "me". Tasks only.' }),
@@ -57,23 +69,16 @@ export const listTool: ToolDefinition<ListArgs> = {
       max_tokens: MaxTokens,
     },
     { additionalProperties: false },
-  ),
-  output: Type.Object({ items: Type.Array(Ref), next_cursor: NextCursor }),
-  async run(session, args) {
-    try {
-      return toolResult(await listItems(session, args))
-    } catch (error) {
-      return toolError(error)
-    }
-  },
+  )
 }
 
 async function listItems(session: McpSession, args: ListArgs) {
   const { deps, caller } = session
-  const source = LIST_SOURCES[args.type]
-  if (!caller.credential.scopes.has(source.scope)) {
-    throw new ProblemError('insufficient_scope', `Listing ${args.type} needs ${source.scope}.`, {
-      required_scopes: [source.scope],
+  const kind = listedKind(args.type)
+  const source = kind.list
+  if (!caller.credential.scopes.has(kind.readScope)) {
+    throw new ProblemError('insufficient_scope', `Listing ${args.type} needs ${kind.readScope}.`, {
+      required_scopes: [kind.readScope],
     })
   }
   refuseFiltersOfOtherTypes(args, source)
@@ -113,6 +118,13 @@ async function listItems(session: McpSession, args: ListArgs) {
       },
     }
   })
+}
+
+// The kind the arguments name; the schema admits only kinds with a list part.
+function listedKind(name: string): KindWith<'list'> {
+  const kind = kindNamed(name)
+  if (!kind?.list) throw new ProblemError('validation_failed', `${name} cannot be listed.`)
+  return kind as KindWith<'list'>
 }
 
 // An item as both faces show it: its title and text facts by the rule for people's text.

@@ -1,0 +1,16 @@
+import type { RecordPart } from '../../graph/resources/load-record.ts'
+import { presentWorkspace } from '../../graph/workspace/workspace.present.ts'
+import { findWorkspace } from '../../graph/workspace/workspace.queries.ts'
+import { WorkspaceRecord } from '../../graph/workspace/workspace.schemas.ts'
+
+/** The workspace as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
+export const workspaceRecord: RecordPart = {
+  schema: WorkspaceRecord,
+  async load(deps, caller, id) {
+    const { db, urls } = deps
+    const { visibility } = caller
+    if (id !== visibility.principal.workspaceId) return null
+    const { workspace, memberCount } = await findWorkspace(db, visibility)
+    return presentWorkspace(workspace, memberCount, urls)
+  },
+}
