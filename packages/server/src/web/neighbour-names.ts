@@ -1,11 +1,6 @@
 import type { Caller } from '../access/caller.ts'
 import type { AppDeps } from '../app-deps.ts'
-import { listCanvases } from '../graph/canvases/canvases.queries.ts'
-import { listOkrs } from '../graph/okrs/okrs.queries.ts'
-import { listPeople, listTeams } from '../graph/people/people.queries.ts'
-import { listProjects } from '../graph/projects/projects.queries.ts'
-import { listTasks } from '../graph/tasks/tasks.queries.ts'
-import { type IdKind, idKind } from '../lib/ids.ts'
+import { kindOfId } from '../catalogue/catalogue.ts'
 
 /** A neighbour a page may link to: its name and the path of its page. */
 export interface Neighbour {
@@ -13,24 +8,24 @@ export interface Neighbour {
   readonly path: string
 }
 
-/** The `{type}` segment of a resource's URL for each kind of id (lib/resource-urls.ts). */
-export const URL_TYPE_OF_KIND: Partial<Record<IdKind, string>> = {
-  person: 'person',
-  team: 'team',
-  project: 'project',
-  canvas: 'canvas',
-  task: 'task',
-  okr: 'okr',
-  key_result: 'key_result',
-  checkin: 'checkin',
-  comment: 'comment',
-  activity: 'activity',
+/** The page of a resource on this service: `/{workspace_id}/{kind}/{id}`, as its `url` says. */
+export function pagePath(workspaceId: string, id: string): string {
+  const kind = kindOfId(id)
+  return kind?.page ? `/${workspaceId}/${kind.name}/${id}` : `/${workspaceId}`
 }
 
-/** The page of a resource on this service: `/{workspace_id}/{type}/{id}`, as its `url` says. */
-export function pagePath(workspaceId: string, id: string): string {
-  const type = URL_TYPE_OF_KIND[idKind(id) ?? 'workspace']
-  return type ? `/${workspaceId}/${type}/${id}` : `/${workspaceId}`
+/** The names of the resources of a kind among `ids` that the caller may open. */
+export type NameLoader = (
+  deps: AppDeps,
+  caller: Caller,
+  ids: string[],
+) => Promise<{ id: string; name?: string; title?: string }[]>
+
+declare module '../catalogue/kind.ts' {
+  interface KindParts {
+    /** Its name, where a page links to one (through its API list query, so its visibility). */
+    names: NameLoader
+  }
 }
 
 /**
@@ -42,31 +37,15 @@ export async function neighbourNames(
   caller: Caller,
   ids: Iterable<string | null | undefined>,
 ): Promise<Map<string, Neighbour>> {
-  const byKind = new Map<IdKind, string[]>()
+  const byKind = new Map<NameLoader, string[]>()
   for (const id of new Set(ids)) {
-    const kind = id ? idKind(id) : null
-    if (id && kind) byKind.set(kind, [...(byKind.get(kind) ?? []), id])
+    const loader = id ? kindOfId(id)?.names : undefined
+    if (id && loader) byKind.set(loader, [...(byKind.get(loader) ?? []), id])
   }
-  const { db } = deps
-  const { visibility, readableKinds } = caller
-  const ws = visibility.principal.workspaceId
+  const ws = caller.visibility.principal.workspaceId
   const names = new Map<string, Neighbour>()
-  const add = (rows: { id: string; name?: string; title?: string }[]) => {
-    for (const row of rows)
-      names.set(row.id, { name: row.name ?? row.title ?? row.id, path: pagePath(ws, row.id) })
-  }
-  const of = (kind: IdKind) => byKind.get(kind) ?? []
-  const loads: Promise<void>[] = []
-  const load = (kind: IdKind, list: (ids: string[]) => Promise<{ id: string }[]>) => {
-    const wanted = of(kind)
-    if (wanted.length > 0) loads.push(list(wanted).then(add))
-  }
-  load('person', (ids) => listPeople(db, visibility, { ids }, null, ids.length))
-  load('team', (ids) => listTeams(db, visibility, { ids }, null, ids.length))
-  load('project', (ids) => listProjects(db, visibility, { ids }, null, ids.length))
-  load('task', (ids) => listTasks(db, visibility, { ids }, null, ids.length))
-  load('canvas', (ids) => listCanvases(db, visibility, readableKinds, { ids }, null, ids.length))
-  load('okr', (ids) => listOkrs(db, visibility, { ids }, null, ids.length))
-  await Promise.all(loads)
+  const rows = await Promise.all([...byKind].map(([load, wanted]) => load(deps, caller, wanted)))
+  for (const row of rows.flat())
+    names.set(row.id, { name: row.name ?? row.title ?? row.id, path: pagePath(ws, row.id) })
   return names
 }

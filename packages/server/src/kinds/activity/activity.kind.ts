@@ -1,6 +1,7 @@
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
 import { activityLinks } from './activity.links.ts'
+import { activityPage } from './activity.page.ts'
 import { activityRecord } from './activity.record.ts'
 import { summarizeActivity } from './activity.summary.ts'
 
@@ -10,4 +11,5 @@ export const activityKind: KindDescriptor = {
   summarize: summarizeActivity,
   record: activityRecord,
   links: activityLinks,
+  page: activityPage,
 }

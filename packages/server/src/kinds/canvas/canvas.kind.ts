@@ -1,8 +1,10 @@
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import { listCanvases } from '../../graph/canvases/canvases.queries.ts'
 import { canvasIndexRows } from './canvas.index.ts'
 import { canvasLinks } from './canvas.links.ts'
 import { canvasList } from './canvas.list.ts'
+import { canvasPage } from './canvas.page.ts'
 import { canvasRecord } from './canvas.record.ts'
 import { summarizeCanvas } from './canvas.summary.ts'
 
@@ -14,4 +16,7 @@ export const canvasKind: KindDescriptor = {
   list: canvasList,
   record: canvasRecord,
   links: canvasLinks,
+  page: canvasPage,
+  names: (deps, caller, ids) =>
+    listCanvases(deps.db, caller.visibility, caller.readableKinds, { ids }, null, ids.length),
 }

@@ -2,6 +2,7 @@ import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
 import { commentIndexRows } from './comment.index.ts'
 import { commentLinks } from './comment.links.ts'
+import { commentPage } from './comment.page.ts'
 import { commentRecord } from './comment.record.ts'
 import { summarizeComment } from './comment.summary.ts'
 
@@ -12,4 +13,5 @@ export const commentKind: KindDescriptor = {
   index: commentIndexRows,
   record: commentRecord,
   links: commentLinks,
+  page: commentPage,
 }

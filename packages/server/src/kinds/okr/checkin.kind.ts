@@ -1,6 +1,7 @@
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
 import { checkinLinks } from './checkin.links.ts'
+import { checkinPage } from './checkin.page.ts'
 import { checkinRecord } from './checkin.record.ts'
 import { summarizeCheckin } from './okr.summary.ts'
 
@@ -10,4 +11,5 @@ export const checkinKind: KindDescriptor = {
   summarize: summarizeCheckin,
   record: checkinRecord,
   links: checkinLinks,
+  page: checkinPage,
 }

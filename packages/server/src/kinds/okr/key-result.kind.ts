@@ -1,6 +1,7 @@
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
 import { keyResultLinks } from './key-result.links.ts'
+import { keyResultPage } from './key-result.page.ts'
 import { keyResultRecord } from './key-result.record.ts'
 import { summarizeKeyResult } from './okr.summary.ts'
 
@@ -10,4 +11,5 @@ export const keyResultKind: KindDescriptor = {
   summarize: summarizeKeyResult,
   record: keyResultRecord,
   links: keyResultLinks,
+  page: keyResultPage,
 }
