@@ -20,6 +20,8 @@ export interface KindInfo {
    * when the title did not match). Absent: search does not return it.
    */
   readonly search?: { readonly bodyField: string }
+  /** The OpenAPI tag of its own `/v1` routes, and what the tag says. */
+  readonly tag?: { readonly name: string; readonly description: string }
   /** How a person names one of them, and several (the words of questions, page titles). */
   readonly noun: string
   readonly plural: string

@@ -1,4 +1,5 @@
 import { ProblemSchema } from '../api/schemas.ts'
+import { allKinds } from '../catalogue/catalogue.ts'
 import { SCOPES } from '../catalogue/scopes.ts'
 import { OAUTH_ROUTES } from '../oauth/oauth-routes.ts'
 import { WEBHOOK_EVENT_SCHEMAS } from '../webhooks/webhook-events.schemas.ts'
@@ -10,16 +11,8 @@ import { AUTHENTICATED_HEADERS, headerRefs, RESPONSE_HEADERS } from './response-
 // biome-ignore lint/suspicious/noExplicitAny: the document is JSON shaped by @fastify/swagger
 type Json = any
 
-/** Tags, in the order a reader meets them (docs/api.md). */
-const TAGS: Record<string, string> = {
-  workspace: 'The workspace a token belongs to.',
-  people: 'The people and teams the caller can see.',
-  projects: 'Projects the caller can open.',
-  canvases: 'Canvases: documents and boards, by their metadata.',
-  tasks: 'Tasks: list, create and complete.',
-  okrs: 'Objectives, key results and check-ins.',
-  comments: 'Comment threads on any resource.',
-  activity: 'The append-only activity stream, filtered at read time.',
+/** Tags beyond the kinds' own, in the order a reader meets them after those (docs/api.md). */
+const OTHER_TAGS: Record<string, string> = {
   changes: 'The change feed: what changed since a cursor, oldest first, with long polling.',
   resources: 'Any resource by id: records, neighbours and cited summaries.',
   search: 'Ranked full-text search over what the caller can open.',
@@ -28,6 +21,15 @@ const TAGS: Record<string, string> = {
   webhooks: 'Signed webhook endpoints and their delivery log.',
   oauth: 'The OAuth 2.0 authorization server (authorization code with PKCE).',
   health: 'Liveness and readiness, without a token.',
+}
+
+// Every tag: the kinds' own, in catalogue order, then the others.
+function tags(): { name: string; description: string }[] {
+  const kinds = allKinds().flatMap((kind) => (kind.tag ? [kind.tag] : []))
+  return [
+    ...kinds.map(({ name, description }) => ({ name, description })),
+    ...Object.entries(OTHER_TAGS).map(([name, description]) => ({ name, description })),
+  ]
 }
 
 const STATUS_TEXT: Record<string, string> = {
@@ -172,7 +174,7 @@ export function finishDocument(generated: Json, publicUrl: string): Json {
       license: { name: 'Apache-2.0', identifier: 'Apache-2.0' },
     },
     servers: generated.servers,
-    tags: Object.entries(TAGS).map(([name, description]) => ({ name, description })),
+    tags: tags(),
     paths: hoistNamedSchemas({ ...paths, ...oauthPaths() }, schemas),
     webhooks: hoistNamedSchemas(webhookOperations(), schemas),
   }

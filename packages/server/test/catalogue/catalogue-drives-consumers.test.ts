@@ -90,10 +90,11 @@ test('MCP offers the kind in its list tool and lists exactly what the oracle say
     id: 1,
     method: 'tools/list',
   })
-  const list = (
-    tools.messages[0]?.result as { tools: { name: string; inputSchema: unknown }[] }
-  ).tools.find((tool) => tool.name === 'list')
-  const kinds = (list?.inputSchema as { properties: { type: { enum: string[] } } }).properties.type
+  type Listed = { tools: { name: string; inputSchema: { properties: Record<string, unknown> } }[] }
+  const listed = tools.messages[0]?.result as Listed
+  const list = listed.tools.find((tool) => tool.name === 'list')
+  assert.ok(list, 'the list tool is offered')
+  const kinds = list.inputSchema.properties.type as { enum: string[] }
   assert.ok(kinds.enum.includes('gadget'), `list offers ${kinds.enum.join(', ')}`)
   for (const [viewer, credential] of Object.entries(CREDENTIALS)) {
     const listed = await callToolInProcess(t.app, tokenOf(ws, credential), 'list', {

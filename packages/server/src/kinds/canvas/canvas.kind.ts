@@ -1,14 +1,59 @@
+import { sql } from 'kysely'
+import { type IndexRows, onlyIds } from '../../access/resource-index.ts'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import { canvasRoutes } from '../../graph/canvases/canvases.routes.ts'
+import { presentCanvas } from '../../graph/canvases/canvases.present.ts'
 import { listCanvases } from '../../graph/canvases/canvases.queries.ts'
-import { canvasIndexRows } from './canvas.index.ts'
-import { canvasLinks } from './canvas.links.ts'
+import { CanvasRecord } from '../../graph/canvases/canvases.schemas.ts'
+import type { LinkEdges } from '../../graph/links/link-edges.ts'
+import type { RecordPart } from '../../graph/resources/load-record.ts'
 import { canvasList } from './canvas.list.ts'
 import { canvasPage } from './canvas.page.ts'
-import { canvasRecord } from './canvas.record.ts'
 import { summarizeCanvas } from './canvas.summary.ts'
 
-/** The canvas kind: its catalogue data and its parts. */
+/**
+ * A canvas's row: a private canvas is open to its owner and the people, teams and integrations it
+ * is shared with; any other follows its project (no project: the whole workspace).
+ */
+const canvasIndexRows: IndexRows = {
+  titled: true,
+  rows: (ws, ids) => sql`select c.workspace_id, c.id, 'canvas', c.project_id, c.title, c.summary,
+           case when c.visibility = 'private' then false
+                when c.project_id is null then true
+                else p.visibility = 'workspace' end,
+           case when c.visibility = 'private' then array[c.owner_id] || array(
+                  select s.principal_id from canvas_shares s
+                  where s.workspace_id = c.workspace_id and s.canvas_id = c.id order by 1)
+                when c.project_id is null then '{}'::text[]
+                else array[c.project_id] end,
+           c.created_at, c.updated_at
+    from canvases c
+    left join projects p on p.workspace_id = c.workspace_id and p.id = c.project_id
+    where c.workspace_id = ${ws} ${onlyIds(sql.ref('c.id'), ids)}`,
+}
+
+/** A canvas as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
+const canvasRecord: RecordPart = {
+  schema: CanvasRecord,
+  async load(deps, caller, id) {
+    const { db, urls } = deps
+    const { visibility, readableKinds } = caller
+    const ids = [id]
+    const [row] = await listCanvases(db, visibility, readableKinds, { ids }, null, 1)
+    return row ? presentCanvas(row, urls) : null
+  },
+}
+
+/** The neighbours of a canvas, as `(rel, rank, id)` rows. */
+const canvasLinks: LinkEdges = (ws, id) => sql`
+    select 'project' as rel, 1 as rank, project_id as id from canvases where workspace_id = ${ws} and id = ${id} and project_id is not null
+    union all select 'owner', 2, owner_id from canvases where workspace_id = ${ws} and id = ${id}
+    union all select 'link', 3, target_id from canvas_links where workspace_id = ${ws} and canvas_id = ${id}
+    union all select 'task', 4, id from tasks where workspace_id = ${ws} and canvas_id = ${id}
+    union all select 'linked_from', 5, canvas_id from canvas_links where workspace_id = ${ws} and target_id = ${id}`
+
+/** The canvas kind: its catalogue data and the parts its consumers read. */
 export const canvasKind: KindDescriptor = {
   ...KINDS.canvas,
   summarize: summarizeCanvas,
@@ -19,4 +64,5 @@ export const canvasKind: KindDescriptor = {
   page: canvasPage,
   names: (deps, caller, ids) =>
     listCanvases(deps.db, caller.visibility, caller.readableKinds, { ids }, null, ids.length),
+  routes: canvasRoutes,
 }

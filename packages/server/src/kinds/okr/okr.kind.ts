@@ -1,14 +1,53 @@
+import { sql } from 'kysely'
+import { type IndexRows, onlyIds } from '../../access/resource-index.ts'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import { okrRoutes } from '../../graph/okrs/okrs.routes.ts'
+import type { LinkEdges } from '../../graph/links/link-edges.ts'
+import { presentOkr } from '../../graph/okrs/okrs.present.ts'
 import { listOkrs } from '../../graph/okrs/okrs.queries.ts'
-import { okrIndexRows } from './okr.index.ts'
-import { okrLinks } from './okr.links.ts'
+import { OkrRecord } from '../../graph/okrs/okrs.schemas.ts'
+import type { RecordPart } from '../../graph/resources/load-record.ts'
 import { okrList } from './okr.list.ts'
 import { okrPage } from './okr.page.ts'
-import { okrRecord } from './okr.record.ts'
 import { summarizeOkr } from './okr.summary.ts'
 
-/** The okr kind: its catalogue data and its parts. */
+/**
+ * An objective's row: open to the workspace when its visibility is `workspace`; its owner, and when
+ * private its owning team.
+ */
+const okrIndexRows: IndexRows = {
+  titled: true,
+  rows: (ws, ids) => sql`select o.workspace_id, o.id, 'okr', o.project_id, o.title,
+           coalesce((select string_agg(k.title, E'\n' order by k.position) from key_results k
+                     where k.workspace_id = o.workspace_id and k.objective_id = o.id), ''),
+           o.visibility = 'workspace',
+           case when o.visibility = 'private' then array_remove(array[o.owner_id, o.team_id], null)
+                else array[o.owner_id] end,
+           o.created_at, o.updated_at
+    from objectives o where o.workspace_id = ${ws} ${onlyIds(sql.ref('o.id'), ids)}`,
+}
+
+/** An objective as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
+const okrRecord: RecordPart = {
+  schema: OkrRecord,
+  async load(deps, caller, id) {
+    const { db, urls } = deps
+    const { visibility } = caller
+    const ids = [id]
+    const [row] = await listOkrs(db, visibility, { ids }, null, 1)
+    return row ? presentOkr(row, urls) : null
+  },
+}
+
+/** The neighbours of an objective, as `(rel, rank, id)` rows. */
+const okrLinks: LinkEdges = (ws, id) => sql`
+    select 'owner' as rel, 1 as rank, owner_id as id from objectives where workspace_id = ${ws} and id = ${id}
+    union all select 'team', 2, team_id from objectives where workspace_id = ${ws} and id = ${id} and team_id is not null
+    union all select 'project', 3, project_id from objectives where workspace_id = ${ws} and id = ${id} and project_id is not null
+    union all select 'linked_from', 4, canvas_id from canvas_links where workspace_id = ${ws} and target_id = ${id}`
+
+/** The OKR kind: its catalogue data and the parts its consumers read. */
 export const okrKind: KindDescriptor = {
   ...KINDS.okr,
   summarize: summarizeOkr,
@@ -18,4 +57,5 @@ export const okrKind: KindDescriptor = {
   links: okrLinks,
   page: okrPage,
   names: (deps, caller, ids) => listOkrs(deps.db, caller.visibility, { ids }, null, ids.length),
+  routes: okrRoutes,
 }

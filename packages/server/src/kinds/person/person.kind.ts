@@ -1,13 +1,34 @@
+import { sql } from 'kysely'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import { peopleRoutes } from '../../graph/people/people.routes.ts'
+import type { LinkEdges } from '../../graph/links/link-edges.ts'
+import { presentPerson } from '../../graph/people/people.present.ts'
 import { listPeople } from '../../graph/people/people.queries.ts'
-import { personLinks } from './person.links.ts'
+import { PersonRecord } from '../../graph/people/people.schemas.ts'
+import type { RecordPart } from '../../graph/resources/load-record.ts'
 import { personList } from './person.list.ts'
 import { personPage } from './person.page.ts'
-import { personRecord } from './person.record.ts'
 import { summarizePerson } from './person.summary.ts'
 
-/** The person kind: its catalogue data and its parts. */
+/** A person as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
+const personRecord: RecordPart = {
+  schema: PersonRecord,
+  async load(deps, caller, id) {
+    const { db, urls } = deps
+    const { visibility } = caller
+    const ids = [id]
+    const [row] = await listPeople(db, visibility, { ids }, null, 1)
+    return row ? presentPerson(row, visibility.principal.isMember, urls) : null
+  },
+}
+
+/** The neighbours of a person, as `(rel, rank, id)` rows. */
+const personLinks: LinkEdges = (ws, id) => sql`
+    select 'team' as rel, 1 as rank, team_id as id from team_members where workspace_id = ${ws} and person_id = ${id}
+    union all select 'project', 2, project_id from project_members where workspace_id = ${ws} and person_id = ${id}`
+
+/** The person kind: its catalogue data and the parts its consumers read. */
 export const personKind: KindDescriptor = {
   ...KINDS.person,
   summarize: summarizePerson,
@@ -16,4 +37,5 @@ export const personKind: KindDescriptor = {
   links: personLinks,
   page: personPage,
   names: (deps, caller, ids) => listPeople(deps.db, caller.visibility, { ids }, null, ids.length),
+  routes: peopleRoutes,
 }

@@ -1,14 +1,49 @@
+import { sql } from 'kysely'
+import { type IndexRows, onlyIds } from '../../access/resource-index.ts'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import { projectRoutes } from '../../graph/projects/projects.routes.ts'
+import type { LinkEdges } from '../../graph/links/link-edges.ts'
+import { presentProject } from '../../graph/projects/projects.present.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
-import { projectIndexRows } from './project.index.ts'
-import { projectLinks } from './project.links.ts'
+import { ProjectRecord } from '../../graph/projects/projects.schemas.ts'
+import type { RecordPart } from '../../graph/resources/load-record.ts'
 import { projectList } from './project.list.ts'
 import { projectPage } from './project.page.ts'
-import { projectRecord } from './project.record.ts'
 import { summarizeProject } from './project.summary.ts'
 
-/** The project kind: its catalogue data and its parts. */
+/**
+ * A project's row: open to the workspace when its visibility is `workspace`, else to its members.
+ */
+const projectIndexRows: IndexRows = {
+  titled: true,
+  rows: (ws, ids) => sql`select p.workspace_id, p.id, 'project', p.id, p.name, p.description,
+           p.visibility = 'workspace', array[p.id], p.created_at, p.updated_at
+    from projects p where p.workspace_id = ${ws} ${onlyIds(sql.ref('p.id'), ids)}`,
+}
+
+/** A project as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
+const projectRecord: RecordPart = {
+  schema: ProjectRecord,
+  async load(deps, caller, id) {
+    const { db, urls } = deps
+    const { visibility } = caller
+    const ids = [id]
+    const [row] = await listProjects(db, visibility, { ids }, null, 1)
+    return row ? presentProject(row, urls) : null
+  },
+}
+
+/** The neighbours of a project, as `(rel, rank, id)` rows. */
+const projectLinks: LinkEdges = (ws, id) => sql`
+    select 'owner' as rel, 1 as rank, owner_id as id from projects where workspace_id = ${ws} and id = ${id}
+    union all select 'member', 2, person_id from project_members where workspace_id = ${ws} and project_id = ${id} and person_id is not null
+    union all select 'team', 3, team_id from project_members where workspace_id = ${ws} and project_id = ${id} and team_id is not null
+    union all select 'canvas', 4, id from canvases where workspace_id = ${ws} and project_id = ${id}
+    union all select 'task', 5, id from tasks where workspace_id = ${ws} and project_id = ${id} and parent_id is null
+    union all select 'okr', 6, id from objectives where workspace_id = ${ws} and project_id = ${id}`
+
+/** The project kind: its catalogue data and the parts its consumers read. */
 export const projectKind: KindDescriptor = {
   ...KINDS.project,
   summarize: summarizeProject,
@@ -18,4 +53,5 @@ export const projectKind: KindDescriptor = {
   links: projectLinks,
   page: projectPage,
   names: (deps, caller, ids) => listProjects(deps.db, caller.visibility, { ids }, null, ids.length),
+  routes: projectRoutes,
 }

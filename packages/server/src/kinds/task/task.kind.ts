@@ -1,14 +1,56 @@
+import { sql } from 'kysely'
+import { type IndexRows, onlyIds } from '../../access/resource-index.ts'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import { taskRoutes } from '../../graph/tasks/tasks.routes.ts'
+import type { LinkEdges } from '../../graph/links/link-edges.ts'
+import type { RecordPart } from '../../graph/resources/load-record.ts'
+import { presentTask } from '../../graph/tasks/tasks.present.ts'
 import { listTasks } from '../../graph/tasks/tasks.queries.ts'
-import { taskIndexRows } from './task.index.ts'
-import { taskLinks } from './task.links.ts'
+import { TaskRecord } from '../../graph/tasks/tasks.schemas.ts'
 import { taskList } from './task.list.ts'
 import { taskPage } from './task.page.ts'
-import { taskRecord } from './task.record.ts'
 import { summarizeTask } from './task.summary.ts'
 
-/** The task kind: its catalogue data and its parts. */
+/**
+ * A task's row: its project's rule (no project: nobody but its creator and assignee), and its
+ * creator and assignee.
+ */
+const taskIndexRows: IndexRows = {
+  titled: true,
+  rows: (ws, ids) => sql`select t.workspace_id, t.id, 'task', t.project_id, t.title, t.description,
+           coalesce(p.visibility = 'workspace', false),
+           array(select distinct x from unnest(array[t.project_id, t.creator_id, t.assignee_id]) x
+                 where x is not null order by x),
+           t.created_at, t.updated_at
+    from tasks t
+    left join projects p on p.workspace_id = t.workspace_id and p.id = t.project_id
+    where t.workspace_id = ${ws} ${onlyIds(sql.ref('t.id'), ids)}`,
+}
+
+/** A task as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
+const taskRecord: RecordPart = {
+  schema: TaskRecord,
+  async load(deps, caller, id) {
+    const { db, urls } = deps
+    const { visibility } = caller
+    const ids = [id]
+    const [row] = await listTasks(db, visibility, { ids }, null, 1)
+    return row ? presentTask(row, urls) : null
+  },
+}
+
+/** The neighbours of a task, as `(rel, rank, id)` rows. */
+const taskLinks: LinkEdges = (ws, id) => sql`
+    select 'project' as rel, 1 as rank, project_id as id from tasks where workspace_id = ${ws} and id = ${id} and project_id is not null
+    union all select 'parent', 2, parent_id from tasks where workspace_id = ${ws} and id = ${id} and parent_id is not null
+    union all select 'subtask', 3, id from tasks where workspace_id = ${ws} and parent_id = ${id}
+    union all select 'canvas', 4, canvas_id from tasks where workspace_id = ${ws} and id = ${id} and canvas_id is not null
+    union all select 'assignee', 5, assignee_id from tasks where workspace_id = ${ws} and id = ${id} and assignee_id is not null
+    union all select 'creator', 6, creator_id from tasks where workspace_id = ${ws} and id = ${id}
+    union all select 'linked_from', 7, canvas_id from canvas_links where workspace_id = ${ws} and target_id = ${id}`
+
+/** The task kind: its catalogue data and the parts its consumers read. */
 export const taskKind: KindDescriptor = {
   ...KINDS.task,
   summarize: summarizeTask,
@@ -18,4 +60,5 @@ export const taskKind: KindDescriptor = {
   links: taskLinks,
   page: taskPage,
   names: (deps, caller, ids) => listTasks(deps.db, caller.visibility, { ids }, null, ids.length),
+  routes: taskRoutes,
 }

@@ -1,13 +1,33 @@
+import { sql } from 'kysely'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import type { LinkEdges } from '../../graph/links/link-edges.ts'
+import { presentTeam } from '../../graph/people/people.present.ts'
 import { listTeams } from '../../graph/people/people.queries.ts'
-import { teamLinks } from './team.links.ts'
+import { TeamRecord } from '../../graph/people/people.schemas.ts'
+import type { RecordPart } from '../../graph/resources/load-record.ts'
 import { teamList } from './team.list.ts'
 import { teamPage } from './team.page.ts'
-import { teamRecord } from './team.record.ts'
 import { summarizeTeam } from './team.summary.ts'
 
-/** The team kind: its catalogue data and its parts. */
+/** A team as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
+const teamRecord: RecordPart = {
+  schema: TeamRecord,
+  async load(deps, caller, id) {
+    const { db, urls } = deps
+    const { visibility } = caller
+    const ids = [id]
+    const [row] = await listTeams(db, visibility, { ids }, null, 1)
+    return row ? presentTeam(row, urls) : null
+  },
+}
+
+/** The neighbours of a team, as `(rel, rank, id)` rows. */
+const teamLinks: LinkEdges = (ws, id) => sql`
+    select 'member' as rel, 1 as rank, person_id as id from team_members where workspace_id = ${ws} and team_id = ${id}
+    union all select 'project', 2, project_id from project_members where workspace_id = ${ws} and team_id = ${id}`
+
+/** The team kind: its catalogue data and the parts its consumers read. */
 export const teamKind: KindDescriptor = {
   ...KINDS.team,
   summarize: summarizeTeam,
