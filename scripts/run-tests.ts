@@ -4,7 +4,7 @@
  * Each test file gets a database of its own, cloned from a template migrated once per run, so
  * files can run in parallel and may count rows globally. The two engines' suites run at the same
  * time, each line of their output marked with its engine: PGlite's suite keeps the processor busy
- * while PostgreSQL's waits on its server, which took about a third off the whole run.
+ * while PostgreSQL's waits on its server, so together they finish sooner than one after the other.
  *
  *   npm test                          both engines (PostgreSQL skipped with a warning if absent)
  *   npm test -- path/to/x.test.ts     some files only

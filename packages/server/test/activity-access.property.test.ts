@@ -12,7 +12,7 @@ import { worldArbitrary } from './harness/world-arbitrary.ts'
 // The activity stream of random workspaces, for every principal with a token that reads
 // everything: exactly the entries whose subject and every resource they mention the oracle says
 // it may open, and no id or marker of anything else. The stream alone, so that many worlds fit
-// in a run (`WORKGRAPH_PROPERTY_RUNS=500` takes about two minutes).
+// in a run (`WORKGRAPH_PROPERTY_RUNS=500` for a longer one).
 
 let t: TestApp
 before(async () => {

@@ -80,7 +80,7 @@ const percentile = (sorted: number[], p: number) =>
 // the silent ones' 15 s timeouts (or never came); shared fairly, its p99 beside them may grow by
 // the extra work of their deliveries, and stays within MAX_RATIO of its p99 alone. A ratio of two
 // rounds of the same run, so that a loaded machine moves both alike; the absolute numbers are
-// reported with the test (and in bench/README.md, "Reliability").
+// reported with the test (and in bench/HISTORY.md, "Reliability").
 test(`${SILENT} receivers that never answer do not hold up a healthy one`, async (t2) => {
   const as = client(t.app, tokenOf(ws, 'alice-key'))
   const created = await as.post('/v1/webhooks', { url: healthy.url })

@@ -8,7 +8,8 @@ import { startTestApp, type TestApp } from './harness/test-app.ts'
 // hold the event loop (and with it every other request of the process) for more than a few times
 // what parsing the heaviest of them takes, which no server can avoid. The bound is a ratio to
 // that parse, measured in the same process at the same moment, so a loaded machine moves both
-// sides alike; the absolute numbers are reported with the test and in bench/README.md.
+// sides alike; the absolute numbers are reported with the test and in bench/HISTORY.md,
+// "Reliability".
 
 let t: TestApp
 let ws: ImportResult

@@ -60,7 +60,7 @@ const LARGE_LIST = 32
  * estimate it and use the ACL index (a guest's few tokens). A long one (a member of hundreds of
  * projects) is one text parameter split in an InitPlan: the planner then neither estimates it
  * element by element nor parses the array once per use, costs that exceeded the query itself
- * (bench/README.md).
+ * (bench/HISTORY.md, "What the measurements changed").
  */
 function idList(ids: readonly string[]): RawBuilder<string[]> {
   if (ids.length <= LARGE_LIST) return sql<string[]>`${sql.val([...ids])}::text[]`
@@ -71,10 +71,10 @@ function idList(ids: readonly string[]): RawBuilder<string[]> {
  * A member's bulk test of a row's ACL against many tokens, for rows that `ws_visible` does not
  * already open. `&&` compares every ACL entry with every token and unpacks the token array again
  * for each row: for a member of hundreds of projects that was most of a search's cost.
- * `= any(constant array)` probes a hash table built once per statement instead (about 7× cheaper
- * per row with 300 tokens, bench/README.md). The tokens go as one string that the planner splits
- * while folding constants: cheaper to send than an array literal, and still the constant that
- * the hashed `= any` needs.
+ * `= any(constant array)` probes a hash table built once per statement instead, far cheaper per
+ * row for such a member (bench/HISTORY.md, "What the measurements changed"). The tokens go as one
+ * string that the planner splits while folding constants: cheaper to send than an array literal,
+ * and still the constant that the hashed `= any` needs.
  */
 function aclMatchesInBulk(
   acl: RawBuilder<unknown>,

@@ -78,7 +78,7 @@ export type PreparedImport = { ok: true; plan: BundlePlan } | { ok: false; probl
 /**
  * Validates a bundle and plans its rows. The plan holds everything the write needs, so a caller
  * that keeps no reference to the parsed bundle lets it be collected before the write starts
- * (a large bundle is a large share of the heap: bench/README.md, "Memory").
+ * (a large bundle is a large share of the heap: bench/HISTORY.md, "Memory").
  */
 export function prepareImport(input: unknown, options: ImportOptions = {}): PreparedImport {
   options.onPhase?.('validating')

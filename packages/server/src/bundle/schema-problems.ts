@@ -19,8 +19,9 @@ const FORMAT_MESSAGES: Record<string, string> = {
  * missing field, and one per failed union instead of one per branch.
  */
 export function schemaProblems(schema: TSchema, value: unknown): Problem[] {
-  // Collecting errors walks a large valid bundle keeping every path it visits (hundreds of MB at
-  // 100,000 items); a plain check does not, and a valid input is the common case.
+  // Collecting errors walks a large valid bundle keeping every path it visits, a large share of
+  // an import's memory (bench/HISTORY.md, "Memory"); a plain check does not, and a valid input
+  // is the common case.
   if (Value.Check(schema, value)) return []
   const previous = Settings.Get().maxErrors
   Settings.Set({ maxErrors: 10_000 })

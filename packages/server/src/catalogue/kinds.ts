@@ -121,7 +121,10 @@ export const KINDS = {
     indexed: false,
     standalone: true,
     search: { bodyField: 'verb' },
-    tag: { name: 'activity', description: 'The append-only activity stream, filtered at read time.' },
+    tag: {
+      name: 'activity',
+      description: 'The append-only activity stream, filtered at read time.',
+    },
     noun: 'activity entry',
     plural: 'activity',
   }),

@@ -13,7 +13,7 @@ export const EMBEDDED_IMPORT_FLAGS = ['--liftoff-only', '--max-semi-space-size=1
  * EMBEDDED_IMPORT_FLAGS, and returns its exit status; null when this process should run the
  * command itself. Opening PGlite in a process that may optimize its WebAssembly costs a large,
  * transient share of memory in V8's optimizing compiler, and a large import ran slower that way
- * too (bench/README.md, "Memory").
+ * too (bench/HISTORY.md, "Memory").
  */
 export async function runEmbeddedImportInChild(
   argv: readonly string[],

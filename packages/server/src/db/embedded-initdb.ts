@@ -9,7 +9,7 @@ const CHILD = fileURLToPath(new URL('./embedded-initdb.child.ts', import.meta.ur
  * Creates the embedded database's files in `pgdata` if they do not exist yet, in a child process
  * compiled by Liftoff only. PGlite's initdb in this process cost a large peak of memory, most of
  * it V8's optimizing compiler working on PostgreSQL's WebAssembly, and that memory stayed reserved
- * afterwards; the child peaks lower and gives everything back when it exits (bench/README.md,
+ * afterwards; the child peaks lower and gives everything back when it exits (bench/HISTORY.md,
  * "Memory").
  */
 export function initEmbeddedDataDir(pgdata: string): void {

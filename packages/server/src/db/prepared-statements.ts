@@ -8,7 +8,7 @@ const MARKER = '/* prepared */'
 /**
  * Ends a statement that is prepared once per connection and then only bound and run: for hot
  * statements whose best plan does not depend on their values (a lookup by key, an insert), where
- * parsing and planning cost as much as running (bench/README.md, "Throughput").
+ * parsing and planning cost as much as running (bench/HISTORY.md, "Throughput").
  * Add it with `.modifyEnd(PREPARED)`; statements whose plan depends on the values are left alone.
  */
 export const PREPARED = sql.raw(MARKER)

@@ -33,8 +33,9 @@ export function installDryRuns(app: FastifyInstance): void {
         { additionalProperties: query?.additionalProperties ?? false },
       ),
     }
-    // Hooks of these routes alone: an onSend hook on every route cost a third of the writes'
-    // throughput (bench/README.md, "Dry runs").
+    // Hooks of these routes alone: Fastify runs an onSend hook for every reply of its routes, and
+    // on every route it cost the writes much of their throughput (bench/HISTORY.md, "Writes, the
+    // change feed and dry runs").
     route.preValidation = [...hooksOf(route.preValidation), refuseBadFlag]
     if (!route.config.write) route.onSend = [...hooksOf(route.onSend), envelopeReadOnly]
   })

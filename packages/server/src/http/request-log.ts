@@ -12,8 +12,9 @@ interface Period {
 /**
  * Logs each request at `debug` when it completes (method, URL, status, time; never headers) and,
  * at `info`, a summary every minute: requests by status class and latency percentiles. Per
- * request lines at `info` halved the throughput of a cheap route; a minute's summary costs
- * nothing (docs/configuration.md, `LOG_LEVEL`). Probes are left out of both.
+ * request lines at `info` cost a cheap route much of its throughput (bench/HISTORY.md,
+ * "Throughput"); a minute's summary costs nothing (docs/configuration.md, `LOG_LEVEL`). Probes
+ * are left out of both.
  */
 export function installRequestLog(app: FastifyInstance): void {
   let period: Period = { byStatus: {}, latencies: [] }

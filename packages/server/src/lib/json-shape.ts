@@ -20,8 +20,8 @@ export interface ShapeBreach {
  * The first place where a parsed JSON value breaks a bound of its shape, or null. Validators
  * and serializers walk a body recursively and report every wrong member: this walk comes first,
  * so that none of them meets a body nested past the call stack, or one of 70,000 unknown fields
- * whose refusal alone would hold the event loop for seconds. It is iterative and linear in the
- * body's size.
+ * whose refusal alone would hold the event loop many times longer than parsing it
+ * (bench/HISTORY.md, "Reliability"). It is iterative and linear in the body's size.
  */
 export function shapeBreach(
   value: unknown,

@@ -122,7 +122,8 @@ export function indexFilter(
   if (filters.createdBy) task.push(sql<boolean>`t.creator_id = ${filters.createdBy}`)
   // Sets of ids, not a test per row: the planner can start from the tasks a filter names (an
   // assignee's, through tasks_assignee_idx) instead of walking the newest rows of the index and
-  // testing each (bench/README.md has what that cost a member's "my overdue tasks").
+  // testing each (bench/HISTORY.md, "Search that reads questions", has what that cost a
+  // member's "my overdue tasks").
   const tasksWhere = (conditions: RawBuilder<boolean>[]) => sql<boolean>`${r('id')} in (
       select t.id from tasks t where t.workspace_id = ${ws}
         and ${sql.join(conditions, sql` and `)})`

@@ -24,7 +24,7 @@ export function termQuery(term: QueryTerm): RawBuilder<string> {
  * The same query matching title words only (weight A, as the index weighs titles): each lexeme
  * of its text form gets `:A` (`'redes':*` becomes `'redes':*A`). Every function in it is
  * immutable, so the planner computes it once; `ts_filter` on each candidate's vector instead
- * cost about 2.5 µs a row, an eighth of ranking a question's 2,000 candidates.
+ * was a sizeable part of ranking a question's candidates (bench/HISTORY.md, "1,000,000 items").
  */
 export function titleOnly(query: RawBuilder<string>): RawBuilder<string> {
   return sql<string>`regexp_replace((${query})::text, '(''(?:[^'']|'''')*'')(?::(\\*))?', '\\1:\\2A', 'g')::tsquery`

@@ -61,8 +61,8 @@ export async function searchIndex(
 ): Promise<SearchRow[]> {
   const ws = visibility.principal.workspaceId
   const window = input.window ?? SEARCH_WINDOW
-  // As large as the others: with a smaller limit the planner walked the newest rows for a word in
-  // 0.5 % of items rather than reading its GIN entries (bench/README.md, "Search that reads
+  // As large as the others: with a smaller limit the planner walked the newest rows for a word of
+  // medium frequency rather than reading its GIN entries (bench/HISTORY.md, "Search that reads
   // questions").
   const termWindow = window
   const { phrases, excluded, exact } = input.question
@@ -98,8 +98,8 @@ export async function searchIndex(
   const nearAny = nearQuery(terms.flatMap((term) => term.near))
   // A window holds only its rows' addresses (ctid, fixed within the statement's snapshot): sorting
   // and deduplicating them is cheap, and each candidate is then read once by address, without an
-  // index lookup. Windows that carried whole rows sorted ~800-byte vectors: a question at
-  // 1,000,000 items spent a fifth of its time there.
+  // index lookup. Windows that carried whole rows sorted their text vectors too, a large share of
+  // a question's time in a large workspace (bench/HISTORY.md, "1,000,000 items").
   const newestIndex = (
     condition: ReturnType<typeof sql>,
     size = window,
@@ -191,8 +191,9 @@ export async function searchIndex(
       limit ${input.limit + 1}
     ),
     -- The page's neighbours as scalar subqueries, not joins: each is planned on its own, which
-    -- keeps planning (once several ms of join-order search) out of the latency. A neighbour is
-    -- named only when the caller may open it and its type is one the token reads.
+    -- keeps the search for a join order (once longer than a rare word's search) out of the
+    -- latency. A neighbour is named only when the caller may open it and its type is one the
+    -- token reads.
     context as (
       select page.*,
         (select coalesce(nullif(x.title, ''), left(x.body, 80))
@@ -232,8 +233,9 @@ export async function searchIndex(
 
 /**
  * Whether a candidate's title is the query (normalized as `normalizeTitle` does). The regular
- * expression costs about 5 µs a title, a fifth of ranking 2,000 candidates, so it runs only on
- * titles that contain the query's longest word, which a title equal to the query must.
+ * expression is costly beside ranking when run on every candidate (bench/HISTORY.md, "1,000,000
+ * items"), so it runs only on titles that contain the query's longest word, which a title equal
+ * to the query must.
  */
 function titleIs(exact: string): RawBuilder<unknown> {
   const longest = exact.split(' ').reduce((a, b) => (b.length > a.length ? b : a), '')
@@ -277,8 +279,9 @@ function nearOf(term: SearchTerm): RawBuilder<unknown> {
  *
  * A misspelled word's near misses are the vocabulary's words it nearly spells: found by pg_trgm's
  * word similarity (`<%`, the trigram index), kept when at most one edit away (two for words over
- * five letters). Comparing it with every title instead read thousands of them in a large
- * workspace, and similarity alone let a typo stand for dozens of words that merely share syllables.
+ * five letters). Comparing it with every title instead read a great many of them in a large
+ * workspace, and similarity alone let a typo stand for many words that merely share syllables
+ * (bench/HISTORY.md, "1,000,000 items").
  * The vocabulary holds hidden items' words too, so every such word is kept, never the first few:
  * a word only hidden titles have matches nothing the caller sees, and no cap lets it push out one
  * that would.

@@ -3,10 +3,10 @@ import { ENGINE } from './test-database.ts'
 /**
  * Runs of the property tests: 12 random workspaces on PostgreSQL, 6 on PGlite. The rules under
  * test are the same SQL on both engines, which are the same PostgreSQL; the embedded one runs
- * each workspace several times slower, so it checks that it agrees on fewer of them and leaves
- * the breadth to the faster engine (docs/permissions.md, "How it is tested").
+ * each workspace much slower, so it checks that it agrees on fewer of them and leaves the
+ * breadth to the faster engine (docs/permissions.md, "How it is tested").
  * More: `WORKGRAPH_PROPERTY_RUNS=200 npm test -- <file>`. Shrinking a database-backed
- * counterexample takes minutes, so the first one found is reported as it is unless
+ * counterexample is slow, so the first one found is reported as it is unless
  * `WORKGRAPH_PROPERTY_SHRINK=1`.
  */
 export const PROPERTY_RUNS = Number(

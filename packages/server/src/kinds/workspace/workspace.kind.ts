@@ -1,9 +1,9 @@
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
-import { workspaceRoutes } from '../../graph/workspace/workspace.routes.ts'
 import type { RecordPart } from '../../graph/resources/load-record.ts'
 import { presentWorkspace } from '../../graph/workspace/workspace.present.ts'
 import { findWorkspace } from '../../graph/workspace/workspace.queries.ts'
+import { workspaceRoutes } from '../../graph/workspace/workspace.routes.ts'
 import { WorkspaceRecord } from '../../graph/workspace/workspace.schemas.ts'
 import { summarizeWorkspace } from './workspace.summary.ts'
 
