@@ -35,7 +35,7 @@ const patterns =
   files.length > 0 ? files : ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts']
 // Run once in a whole run (above): the browser, and the compiler on generated code.
 const ONCE = [
-  /\/test\/browser\//,
+  /\/test\/web\/browser\//,
   /sdk\/test\/browser\.test\.ts$/,
   /\/generated-client\.test\.ts$/,
   /sdk\/test\/package\.test\.ts$/,

@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test'
 import type { ImportResult } from '../../server/src/bundle/import-bundle.ts'
 import { type ListeningApp, startListeningApp } from '../../server/test/harness/browser-app.ts'
 import { importOk, tokenOf, writableBundle } from '../../server/test/harness/bundles.ts'
+import { pollsWaiting } from '../../server/test/harness/polls-waiting.ts'
 import { type Change, Workgraph, WorkgraphError } from '../src/index.ts'
 
 // wg.changes over HTTP: one read, and follow() as an async iterator that long-polls and resumes.
@@ -66,13 +67,15 @@ test('follow yields each write once, in order, and resumes from its cursor', asy
 test('follow from the start ends cleanly when aborted while waiting', async () => {
   const controller = new AbortController()
   const seen: Change[] = []
-  const stopper = setTimeout(() => controller.abort(), 700)
+  // Aborted once the follower's long poll is waiting on the server, however long reading the
+  // retained changes took; the clock only bounds a hang.
+  const waiting = pollsWaiting(t.deps, ws.workspace_id).finally(() => controller.abort())
   for await (const change of sdk().changes.follow({
     from: 'start',
     wait: 10,
     signal: controller.signal,
   }))
     seen.push(change)
-  clearTimeout(stopper)
+  await waiting
   assert.ok(seen.length >= 5, 'the retained changes, then a wait the abort ends')
 })

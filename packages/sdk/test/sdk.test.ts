@@ -25,7 +25,7 @@ before(async () => {
   t = await startListeningApp({ WEBHOOKS_ALLOW_HTTP_LOOPBACK: 'true' })
   ws = await importOk(t.db.db, webhookBundle())
   receiver = await startReceiver()
-  dispatcher = new WebhookDispatcher(t.deps, { random: () => 0.5, timeoutMs: 500 })
+  dispatcher = new WebhookDispatcher(t.deps, { random: () => 0.5 })
 })
 after(async () => {
   await dispatcher.stop(0)

@@ -1,4 +1,4 @@
-// A process that contends for a data folder's lock on command, for test/data-folder-lock.test.ts.
+// A process that contends for a data folder's lock on command, for test/db/data-folder-lock.test.ts.
 // Reads lines from stdin: `take` tries the lock and answers `held` or `refused`; `release` lets
 // it go and answers `released`. Run with the folder as its argument.
 import { createInterface } from 'node:readline'

@@ -6,7 +6,7 @@ let nextId = 1
 /**
  * Calls an MCP tool in-process (Fastify's inject, no socket): one stateless JSON-RPC request, as
  * the Streamable HTTP transport carries it. For tests that call tools by the thousand; the
- * official clients are tested over real HTTP in mcp.test.ts.
+ * official clients are tested over real HTTP in mcp.routes.test.ts.
  */
 export async function callToolInProcess(
   app: FastifyInstance,

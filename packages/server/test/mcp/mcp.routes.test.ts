@@ -1,0 +1,406 @@
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import type { ImportResult } from '../../src/bundle/import-bundle.ts'
+import { countTokens } from '../../src/lib/token-budget.ts'
+import { ALL_READ_SCOPES, importOk, tokenOf, writableBundle } from '../harness/bundles.ts'
+import { MAIN } from '../harness/cli.ts'
+import { type CalledTool, connectMcp, GENERATIONS } from '../harness/mcp-clients.ts'
+import { callToolInProcess } from '../harness/mcp-inject.ts'
+import { postMcp, toolCall } from '../harness/mcp-raw.ts'
+import { type ListeningTestApp, startListeningTestApp } from '../harness/oauth-flow.ts'
+import { client, startTestApp } from '../harness/test-app.ts'
+
+let t: ListeningTestApp
+let ws: ImportResult
+let mcpUrl: string
+const id = (key: string) => ws.ids[key] as string
+const text = (result: CalledTool) => result.content.map((part) => part.text ?? '').join('\n')
+
+const READ_TOOLS = ['search', 'fetch', 'workspace', 'list', 'activity']
+const WRITE_TOOLS = ['create_task', 'complete_task', 'add_comment', 'okr_checkin']
+
+before(async () => {
+  t = await startListeningTestApp()
+  const bundle = writableBundle()
+  bundle.api_keys?.push(
+    { key: 'reader', person: 'alice', scopes: ALL_READ_SCOPES },
+    { key: 'tasks-only', person: 'alice', scopes: ['task:read', 'task:write'] },
+  )
+  ws = await importOk(t.db.db, bundle)
+  mcpUrl = `${t.origin}/mcp`
+})
+after(() => t.close())
+
+test('without a token, /mcp answers 401 with the challenge that leads to the OAuth server', async () => {
+  const reply = await fetch(mcpUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  })
+  assert.equal(reply.status, 401)
+  const challenge = reply.headers.get('www-authenticate') ?? ''
+  assert.match(challenge, /^Bearer /)
+  const metadata = /resource_metadata="([^"]+)"/.exec(challenge)?.[1]
+  assert.ok(metadata, challenge)
+  const document = (await (await fetch(metadata)).json()) as Record<string, unknown>
+  assert.deepEqual(document.authorization_servers, [t.origin])
+  assert.equal(document.resource, t.origin)
+})
+
+test('a revoked or unknown token is refused like on /v1', async () => {
+  const reply = await fetch(mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: 'Bearer wg_live_not_a_real_token',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  })
+  assert.equal(reply.status, 401)
+  assert.equal(reply.headers.get('content-type'), 'application/problem+json; charset=utf-8')
+})
+
+test('a page on another origin cannot drive /mcp from a browser', async () => {
+  const reply = await fetch(mcpUrl, {
+    method: 'POST',
+    headers: {
+      authorization: `Bearer ${tokenOf(ws, 'alice-key')}`,
+      origin: 'https://evil.example',
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+    },
+    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+  })
+  assert.equal(reply.status, 403)
+})
+
+for (const generation of GENERATIONS) {
+  describe(`an official ${generation} MCP client`, () => {
+    test('sees exactly the tools its scopes allow', async () => {
+      const expectations: [string, string[]][] = [
+        ['alice-key', [...READ_TOOLS, ...WRITE_TOOLS]],
+        ['reader', READ_TOOLS],
+        ['tasks-only', ['search', 'fetch', 'workspace', 'list', 'create_task', 'complete_task']],
+      ]
+      for (const [key, expected] of expectations) {
+        const mcp = await connectMcp(generation, mcpUrl, tokenOf(ws, key))
+        try {
+          const names = (await mcp.listTools()).map((tool) => tool.name)
+          assert.deepEqual(names, expected, key)
+        } finally {
+          await mcp.close()
+        }
+      }
+    })
+
+    test('every tool carries annotations, and read tools say they only read', async () => {
+      const mcp = await connectMcp(generation, mcpUrl, tokenOf(ws, 'alice-key'))
+      try {
+        for (const tool of await mcp.listTools()) {
+          const a = tool.annotations ?? {}
+          assert.equal(a.destructiveHint, false, tool.name)
+          assert.equal(a.openWorldHint, false, tool.name)
+          assert.equal(a.readOnlyHint, !WRITE_TOOLS.includes(tool.name), tool.name)
+          assert.ok(tool.outputSchema, tool.name)
+        }
+      } finally {
+        await mcp.close()
+      }
+    })
+
+    test('list and activity answer in Markdown with numbered citations and typed data', async () => {
+      const mcp = await connectMcp(generation, mcpUrl, tokenOf(ws, 'alice-key'))
+      try {
+        const tasks = await mcp.callTool('list', { type: 'task' })
+        assert.equal(tasks.isError, undefined, text(tasks))
+        assert.match(text(tasks), /^\[1\] \[/m)
+        const items = tasks.structuredContent?.items as { id: string; url: string }[]
+        assert.ok(items.some((item) => item.id === id('t-open')))
+        for (const item of items) assert.ok(text(tasks).includes(item.url))
+
+        const mine = await mcp.callTool('list', { type: 'task', assignee_id: 'me' })
+        assert.equal(mine.isError, undefined, text(mine))
+
+        const activity = await mcp.callTool('activity', { limit: 5 })
+        assert.equal(activity.isError, undefined, text(activity))
+        assert.ok(Array.isArray(activity.structuredContent?.entries))
+      } finally {
+        await mcp.close()
+      }
+    })
+
+    test('a hidden project is answered like an unknown one', async () => {
+      const mcp = await connectMcp(generation, mcpUrl, tokenOf(ws, 'gus-key'))
+      try {
+        const hidden = await mcp.callTool('list', { type: 'task', project_id: id('secret') })
+        const unknown = await mcp.callTool('list', {
+          type: 'task',
+          project_id: 'prj_00000000000000000000000000',
+        })
+        assert.equal(hidden.isError, true)
+        assert.equal(text(hidden), text(unknown))
+      } finally {
+        await mcp.close()
+      }
+    })
+
+    test('a filter the listed type does not have is refused, not ignored', async () => {
+      const mcp = await connectMcp(generation, mcpUrl, tokenOf(ws, 'alice-key'))
+      try {
+        for (const args of [
+          { type: 'task', status: ['active'] },
+          { type: 'project', assignee_id: 'me' },
+          { type: 'team', project_id: id('open') },
+        ]) {
+          const result = await mcp.callTool('list', args)
+          assert.equal(result.isError, true, JSON.stringify(args))
+          assert.match(text(result), /422 validation_failed/)
+        }
+      } finally {
+        await mcp.close()
+      }
+    })
+
+    test('a small budget pages instead of overflowing', async () => {
+      const mcp = await connectMcp(generation, mcpUrl, tokenOf(ws, 'alice-key'))
+      try {
+        const seen = new Set<string>()
+        let cursor: string | undefined
+        for (let round = 0; round < 20; round++) {
+          const page = await mcp.callTool('list', {
+            type: 'task',
+            max_tokens: 500,
+            ...(cursor ? { cursor } : {}),
+          })
+          assert.equal(page.isError, undefined, text(page))
+          const items = page.structuredContent?.items as { id: string }[]
+          for (const item of items) {
+            assert.ok(!seen.has(item.id), 'an item came twice')
+            seen.add(item.id)
+          }
+          cursor = (page.structuredContent?.next_cursor as string | null) ?? undefined
+          if (!cursor) break
+        }
+        const all = await mcp.callTool('list', { type: 'task', limit: 50 })
+        const items = all.structuredContent?.items as unknown[]
+        assert.equal(seen.size, items.length)
+      } finally {
+        await mcp.close()
+      }
+    })
+  })
+}
+
+test('MCP writes go through the REST write path: idempotent, audited as via mcp', async () => {
+  const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
+  try {
+    const args = { title: 'Filed by an agent', project_id: id('open'), idempotency_key: 'mcp-1' }
+    const first = await mcp.callTool('create_task', args)
+    assert.equal(first.isError, undefined, text(first))
+    const again = await mcp.callTool('create_task', args)
+    assert.equal(again.structuredContent?.id, first.structuredContent?.id)
+    assert.equal(again.structuredContent?.replayed, true)
+    const other = await mcp.callTool('create_task', { ...args, title: 'Something else' })
+    assert.equal(other.isError, true)
+    assert.match(text(other), /idempotency_key_reused/)
+
+    const taskId = first.structuredContent?.id as string
+    const done = await mcp.callTool('complete_task', { task_id: taskId })
+    assert.equal(done.structuredContent?.status, 'done')
+    const comment = await mcp.callTool('add_comment', { resource_id: taskId, body: 'Shipped.' })
+    assert.equal(comment.isError, undefined, text(comment))
+    const checkin = await mcp.callTool('okr_checkin', { key_result_id: id('kr1'), value: 55 })
+    assert.equal(checkin.isError, undefined, text(checkin))
+
+    const audit = await client(t.app, tokenOf(ws, 'olive-key')).get(
+      `/v1/audit?resource_id=${taskId}`,
+    )
+    assert.equal(audit.status, 200)
+    const entries = audit.json.data as { action: string; via: string }[]
+    assert.deepEqual(
+      entries.map((e) => [e.action, e.via]).sort(),
+      [
+        ['comment.created', 'mcp'],
+        ['task.completed', 'mcp'],
+        ['task.created', 'mcp'],
+      ].filter(([action]) => entries.some((e) => e.action === action)),
+    )
+    assert.ok(entries.length >= 2 && entries.every((e) => e.via === 'mcp'))
+  } finally {
+    await mcp.close()
+  }
+})
+
+test('bad tool input is a tool error that changes nothing', async () => {
+  const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
+  try {
+    const before = await mcp.callTool('list', { type: 'task', limit: 50 })
+    for (const args of [
+      { title: '' },
+      { title: 'x', due: 'not-a-date' },
+      { title: 'x', project_id: 'prj_00000000000000000000000000' },
+      { title: 'x', unexpected: true },
+    ]) {
+      let result: CalledTool
+      try {
+        result = await mcp.callTool('create_task', args)
+      } catch (error) {
+        // Some SDK generations raise invalid arguments as a protocol error: refused all the same.
+        assert.match(String(error), /Invalid|invalid/)
+        continue
+      }
+      assert.equal(result.isError, true, JSON.stringify(args))
+    }
+    const after = await mcp.callTool('list', { type: 'task', limit: 50 })
+    assert.deepEqual(after.structuredContent?.items, before.structuredContent?.items)
+  } finally {
+    await mcp.close()
+  }
+})
+
+test('workgraph mcp serves the same tools over stdio', async () => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, 'mcp'],
+    env: {
+      WORKGRAPH_URL: t.origin,
+      WORKGRAPH_API_KEY: tokenOf(ws, 'reader'),
+      PATH: process.env.PATH ?? '',
+    },
+    stderr: 'pipe',
+  })
+  const stdio = new Client({ name: 'stdio-test', version: '1.0.0' })
+  await stdio.connect(transport)
+  try {
+    const names = (await stdio.listTools()).tools.map((tool) => tool.name)
+    assert.deepEqual(names, READ_TOOLS)
+    const result = (await stdio.callTool({ name: 'workspace', arguments: {} })) as CalledTool
+    assert.match(text(result), /You act as Alice/)
+  } finally {
+    await stdio.close()
+  }
+})
+
+test('workgraph mcp answers a refused key with an error instead of leaving the client waiting', async () => {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, 'mcp'],
+    env: {
+      WORKGRAPH_URL: t.origin,
+      WORKGRAPH_API_KEY: 'wg_key_not_a_key',
+      PATH: process.env.PATH ?? '',
+    },
+    stderr: 'pipe',
+  })
+  const stdio = new Client({ name: 'stdio-test', version: '1.0.0' })
+  await assert.rejects(stdio.connect(transport), /Workgraph server/)
+  await stdio.close()
+})
+
+test('the tool definitions of a token that may do everything take at most 3,000 tokens', async () => {
+  const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
+  try {
+    const tools = await mcp.listTools()
+    const tokens = countTokens(JSON.stringify(tools))
+    console.log(`tools/list: ${tools.length} tools, ${tokens} o200k tokens`)
+    assert.ok(tools.length <= 10)
+    assert.ok(tokens <= 3000, `${tokens} tokens`)
+  } finally {
+    await mcp.close()
+  }
+})
+
+test('write tools spend the token’s write budget, as REST writes do', async () => {
+  const limited = await startTestApp({ env: { RATE_LIMIT_WRITES_PER_MINUTE: '2' } })
+  try {
+    const result = await importOk(limited.db.db, writableBundle())
+    const token = tokenOf(result, 'alice-key')
+    const project = result.ids.open as string
+    const create = (n: number) =>
+      postMcp(
+        limited.app,
+        token,
+        toolCall(n, 'create_task', { title: `T${n}`, project_id: project }),
+      )
+    assert.equal((await create(1)).status, 200)
+    assert.equal((await create(2)).status, 200)
+    const third = await create(3)
+    assert.equal(third.status, 429)
+    assert.equal(third.json.code, 'rate_limited')
+    assert.ok(Number(third.headers['retry-after']) > 0)
+    // Reads have their own budget.
+    assert.equal((await callToolInProcess(limited.app, token, 'workspace')).isError, undefined)
+  } finally {
+    await limited.close()
+  }
+})
+
+describe('search and fetch', () => {
+  test('search reads a question and cites each hit with its URL', async () => {
+    const mcp = await connectMcp('v1', mcpUrl, tokenOf(ws, 'alice-key'))
+    try {
+      const result = await mcp.callTool('search', { query: 'what is the open task?' })
+      assert.equal(result.isError, undefined, text(result))
+      const hits = result.structuredContent?.results as { id: string; url: string }[]
+      assert.ok(
+        hits.some((hit) => hit.id === id('t-open')),
+        text(result),
+      )
+      const lines = text(result).split('\n')
+      for (const [i, hit] of hits.entries()) {
+        const line = lines.find((l) => l.startsWith(`[${i + 1}] [`)) ?? ''
+        assert.ok(line.includes(`](${hit.url})`), `hit ${i + 1} is cited with its URL`)
+      }
+      for (const hit of hits) assert.equal(text(result).split(hit.url).length, 2, 'one URL once')
+    } finally {
+      await mcp.close()
+    }
+  })
+
+  test('fetch gives any id as a cited summary; a hidden id is an unknown id', async () => {
+    const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'gus-key'))
+    try {
+      const open = await mcp.callTool('fetch', { id: id('t-open') })
+      assert.equal(open.isError, undefined, text(open))
+      assert.equal(open.structuredContent?.id, id('t-open'))
+      assert.match(text(open), /^# \[Open task\]\(/)
+      const hidden = await mcp.callTool('fetch', { id: id('t-secret') })
+      const unknown = await mcp.callTool('fetch', { id: 'tsk_00000000000000000000000000' })
+      assert.equal(hidden.isError, true)
+      assert.deepEqual(hidden.content, unknown.content)
+    } finally {
+      await mcp.close()
+    }
+  })
+
+  test('every budget holds both faces of the answer of search, fetch, list and activity', async () => {
+    const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
+    try {
+      const calls: [string, Record<string, unknown>][] = [
+        ['search', { query: 'task project launch plan grow' }],
+        ['fetch', { id: id('secret') }],
+        ['fetch', { id: id('o1') }],
+        ['list', { type: 'task' }],
+        ['activity', {}],
+        ['workspace', {}],
+      ]
+      for (const budget of [500, 600, 800, 1200, 2000]) {
+        for (const [name, args] of calls) {
+          const result = await mcp.callTool(name, { ...args, max_tokens: budget })
+          assert.equal(result.isError, undefined, `${name} at ${budget}: ${text(result)}`)
+          const markdown = countTokens(text(result))
+          const data = countTokens(JSON.stringify(result.structuredContent))
+          assert.ok(
+            markdown <= budget && data <= budget,
+            `${name} at ${budget}: ${markdown}, ${data}`,
+          )
+        }
+      }
+    } finally {
+      await mcp.close()
+    }
+  })
+})

@@ -1,0 +1,227 @@
+import assert from 'node:assert/strict'
+import { after, before, test } from 'node:test'
+import type { Bundle } from '../../src/bundle/bundle.schema.ts'
+import { demoBundle } from '../../src/bundle/demo/demo-bundle.ts'
+import type { ImportResult } from '../../src/bundle/import-bundle.ts'
+import { ManualClock } from '../../src/lib/clock.ts'
+import { importOk, tokenOf } from '../harness/bundles.ts'
+import { searchAll } from '../harness/check-search.ts'
+import { client, startTestApp, type TestApp } from '../harness/test-app.ts'
+
+// The demo's "today" is a Sunday: "last week" is 9–15 November.
+const TODAY = '2026-11-22'
+let t: TestApp
+let ws: ImportResult
+let bundle: Bundle
+before(async () => {
+  t = await startTestApp({ clock: new ManualClock(`${TODAY}T12:00:00.000Z`) })
+  bundle = demoBundle({ today: TODAY })
+  ws = await importOk(t.db.db, bundle, { now: new Date(`${TODAY}T12:00:00.000Z`) })
+})
+after(() => t.close())
+
+// biome-ignore lint/suspicious/noExplicitAny: responses are checked field by field
+type Json = any
+const ask = async (key: string, body: Record<string, unknown>): Promise<Json> => {
+  const reply = await client(t.app, tokenOf(ws, key)).post('/v1/search', body)
+  return { status: reply.status, ...reply.json, body: reply.body }
+}
+const keyOf = (id: string) => Object.entries(ws.ids).find(([, value]) => value === id)?.[0]
+const tasks = (keep: (task: NonNullable<Bundle['tasks']>[number]) => boolean) =>
+  (bundle.tasks ?? []).filter(keep).map((task) => task.key)
+const titles = (answer: Json): string[] => answer.results.map((hit: Json) => hit.title)
+
+test('"what is blocking the checkout redesign?" lists the blocked tasks of that project', async () => {
+  const answer = await ask('ada-key', { query: 'what is blocking the checkout redesign?' })
+  assert.equal(answer.status, 200, answer.body)
+  assert.deepEqual(answer.interpreted.filters.status, ['blocked'])
+  assert.equal(answer.interpreted.filters.project_id, ws.ids.checkout)
+  assert.equal(answer.interpreted.filters.project_name, 'Checkout redesign')
+  const blocked = tasks((task) => task.project === 'checkout' && task.status === 'blocked')
+  assert.ok(blocked.length > 0)
+  assert.deepEqual(answer.results.map((hit: Json) => keyOf(hit.id)).sort(), blocked.sort())
+})
+
+test('"status of the data platform migration" finds the project first', async () => {
+  const answer = await ask('ada-key', { query: 'status of the data platform migration' })
+  assert.equal(answer.results[0].id, ws.ids.dataplat)
+  assert.deepEqual(answer.interpreted.words, ['data', 'platform', 'migration'])
+  assert.ok(titles(answer).includes('Migration runbook'))
+})
+
+test('"post mortem for the outage" finds the post-mortems', async () => {
+  const answer = await ask('ada-key', { query: 'post mortem for the outage' })
+  const top = titles(answer).slice(0, 3)
+  assert.ok(top.includes('Post-mortem: 3 November'), `${top}`)
+  assert.ok(top.includes('Customer-facing post-mortem'), `${top}`)
+  assert.ok(top.includes('Incident review: November outage'), `${top}`)
+})
+
+test('"acessibility audit" (a typo) finds the Accessibility audit project first', async () => {
+  const answer = await ask('ada-key', { query: 'acessibility audit' })
+  assert.equal(answer.results[0].title, 'Accessibility audit')
+  assert.equal(answer.results[0].citation.field, 'title')
+})
+
+test('"tokenize cards on the client" finds the British "Tokenise"', async () => {
+  const answer = await ask('ada-key', { query: 'tokenize cards on the client' })
+  assert.equal(answer.results[0].title, 'Tokenise cards on the client')
+})
+
+test('any word may match, items covering more of the question first; never empty while a word matches', async () => {
+  const answer = await ask('ada-key', { query: 'payment provider zyzzyva', limit: 50 })
+  assert.ok(answer.results.length > 3)
+  assert.equal(answer.results[0].title, 'Payment provider comparison')
+  const scores = answer.results.map((hit: Json) => hit.score)
+  assert.deepEqual(
+    scores,
+    [...scores].sort((a, b) => b - a),
+  )
+  // Covering both words outranks covering one, whatever else.
+  const both = answer.results.findIndex((hit: Json) => hit.score < 2)
+  assert.ok(answer.results.slice(both).every((hit: Json) => hit.score < 2))
+  const prefix = await ask('ada-key', { query: 'checkout redes' })
+  assert.ok(titles(prefix).slice(0, 2).includes('Checkout redesign'), 'the last word is a prefix')
+  const hyphen = await ask('ada-key', { query: 'post-mortem' })
+  assert.ok(titles(hyphen).includes('Post-mortem: 3 November'))
+  const american = await ask('ada-key', { query: 'color contrast' })
+  assert.equal(american.results[0].title, 'Colour contrast fixes')
+})
+
+test('the filter grammar: words that name filters, and explicit key:value filters', async () => {
+  const mine = await ask('elena-read', { query: 'my overdue tasks', limit: 50 })
+  assert.deepEqual(mine.interpreted.filters, {
+    due_before: '2026-11-21',
+    status: ['todo', 'in_progress', 'blocked'],
+    assignee: 'me',
+  })
+  assert.deepEqual(mine.interpreted.types, ['task'])
+  const overdue = tasks(
+    (task) => task.assignee === 'elena' && task.status !== 'done' && !!task.due && task.due < TODAY,
+  )
+  assert.deepEqual(mine.results.map((hit: Json) => keyOf(hit.id)).sort(), overdue.sort())
+  const done = await ask('ada-key', { query: 'done last week', limit: 50 })
+  assert.deepEqual(done.interpreted.filters, {
+    status: ['done'],
+    updated_after: '2026-11-09T00:00:00.000Z',
+    updated_before: '2026-11-16T00:00:00.000Z',
+  })
+  for (const hit of done.results) {
+    const task = bundle.tasks?.find((x) => x.key === keyOf(hit.id))
+    assert.equal(task?.status, 'done')
+    assert.ok(hit.updated_at >= '2026-11-09' && hit.updated_at < '2026-11-16', hit.updated_at)
+  }
+  assert.ok(done.results.length > 0)
+  const blocked = await ask('ada-key', { query: 'blocked tasks in checkout', limit: 50 })
+  assert.equal(blocked.interpreted.filters.project_id, ws.ids.checkout)
+  assert.deepEqual(blocked.interpreted.words, [])
+  const explicit = await ask('ada-key', {
+    query: 'status:blocked,todo project:checkout due<2026-12-01 updated>2026-01-01 payment',
+    limit: 50,
+  })
+  assert.equal(explicit.status, 200, explicit.body)
+  assert.deepEqual(explicit.interpreted.filters, {
+    status: ['blocked', 'todo'],
+    due_before: '2026-11-30',
+    updated_after: '2026-01-02T00:00:00.000Z',
+    project_id: ws.ids.checkout,
+    project_name: 'Checkout redesign',
+  })
+  assert.deepEqual(explicit.interpreted.words, ['payment'])
+  for (const hit of explicit.results) {
+    const task = bundle.tasks?.find((x) => x.key === keyOf(hit.id))
+    assert.ok(task && ['blocked', 'todo'].includes(task.status) && task.project === 'checkout')
+    assert.ok(hit.due && hit.due < '2026-12-01')
+  }
+  // A quoted status word is text, and an impossible date in the query is just words.
+  const words = await ask('ada-key', { query: '"done" due<2026-02-30' })
+  assert.equal(words.status, 200)
+  assert.deepEqual(words.interpreted.filters, {})
+})
+
+test('the filters object narrows like the query, and replaces the same filter read from it', async () => {
+  const answer = await ask('ada-key', {
+    query: 'blocked tasks',
+    filters: { status: 'done', project_id: ws.ids.dataplat },
+    limit: 50,
+  })
+  assert.equal(answer.status, 200, answer.body)
+  assert.deepEqual(answer.interpreted.filters.status, ['done'])
+  const expected = tasks((task) => task.project === 'dataplat' && task.status === 'done')
+  assert.deepEqual(answer.results.map((hit: Json) => keyOf(hit.id)).sort(), expected.sort())
+  const authored = await ask('ada-key', {
+    query: 'dashboard',
+    filters: { created_by: ws.ids.ben },
+    limit: 50,
+  })
+  assert.ok(
+    authored.results.every((hit: Json) => ['task', 'comment', 'activity'].includes(hit.type)),
+  )
+})
+
+test('a filter on an id the caller cannot open answers exactly as an unknown id does', async () => {
+  // Noor is a guest outside the private pricing project.
+  for (const [field, hidden, unknown] of [
+    ['project_id', ws.ids.pricing, 'prj_00000000000000000000000000'],
+    ['assignee', ws.ids.dara, 'usr_00000000000000000000000000'],
+    ['created_by', ws.ids.dara, 'usr_00000000000000000000000000'],
+  ] as const) {
+    const seen = await ask('noor-read', { query: 'pricing', filters: { [field]: hidden } })
+    const none = await ask('noor-read', { query: 'pricing', filters: { [field]: unknown } })
+    assert.equal(seen.status, 200, seen.body)
+    // Ids differ in how many tokens they take, so the counts are left out of the comparison.
+    const same = (body: string, id: string) =>
+      body.replaceAll(id, 'ID').replace(/"used_tokens":\d+/, '')
+    assert.equal(same(seen.body, hidden as string), same(none.body, unknown), field)
+    assert.deepEqual(seen.results, [])
+  }
+  const named = await ask('noor-read', { query: 'project:pricing' })
+  const nameless = await ask('noor-read', { query: 'project:zzzz' })
+  assert.deepEqual(named.results, [])
+  assert.deepEqual(nameless.results, [])
+})
+
+test('malformed filters are 422 problems, never 500s', async () => {
+  for (const filters of [
+    { status: 'stuck' },
+    { status: [] },
+    { due_before: '2026-02-30' },
+    { due_before: 'tomorrow' },
+    { updated_after: '2026-13-01T00:00:00Z' },
+    { assignee: '' },
+    { project_id: 42 },
+    { colour: 'red' },
+    'status:done',
+  ]) {
+    const answer = await ask('ada-key', { query: 'checkout', filters })
+    assert.equal(answer.status, 422, `${JSON.stringify(filters)} → ${answer.body}`)
+    assert.ok(answer.errors.length > 0)
+  }
+})
+
+test('a cursor is bound to the filters', async () => {
+  const first = await ask('ada-key', { query: 'tasks', limit: 1, filters: { status: 'todo' } })
+  assert.ok(first.next_cursor)
+  const other = await ask('ada-key', {
+    query: 'tasks',
+    limit: 1,
+    filters: { status: 'done' },
+    cursor: first.next_cursor,
+  })
+  assert.equal(other.status, 400)
+  const all = await searchAll(t.app, tokenOf(ws, 'ada-key'), {
+    query: 'tasks',
+    limit: 20,
+    max_tokens: 20_000,
+    filters: { status: 'todo' },
+  })
+  const got = all.map((hit: Json) => keyOf(hit.id) as string)
+  assert.equal(new Set(got).size, got.length, 'no repeats')
+  const todo = new Set(tasks((task) => task.status === 'todo'))
+  assert.ok(got.every((key) => todo.has(key)))
+  const open = new Set(
+    (bundle.projects ?? []).filter((p) => p.visibility === 'workspace').map((p) => p.key),
+  )
+  const expected = tasks((task) => task.status === 'todo' && open.has(task.project ?? ''))
+  assert.ok(expected.every((key) => got.includes(key)))
+})
