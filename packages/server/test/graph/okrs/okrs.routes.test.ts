@@ -1,0 +1,63 @@
+import assert from 'node:assert/strict'
+import { after, before, test } from 'node:test'
+import type { ImportResult } from '../../../src/bundle/import-bundle.ts'
+import { importOk, tokenOf, writableBundle } from '../../harness/bundles.ts'
+import { client, startTestApp, type TestApp } from '../../harness/test-app.ts'
+
+// `/v1/okrs` and `/v1/okr/checkins` (graph/okrs/okrs.routes.ts): objectives and check-ins.
+
+let t: TestApp
+let ws: ImportResult
+const as = (key: string) => client(t.app, tokenOf(ws, key))
+const id = (key: string) => ws.ids[key] as string
+
+before(async () => {
+  t = await startTestApp()
+  ws = await importOk(t.db.db, writableBundle(), { now: t.clock.now() })
+})
+after(() => t.close())
+
+test('the list holds objectives with their key results, by session', async () => {
+  const listed = await as('bob-key').get('/v1/okrs?session=2026-Q4')
+  assert.equal(listed.status, 200)
+  const [okr] = listed.json.data
+  assert.equal(okr.id, id('o1'))
+  assert.deepEqual(
+    okr.key_results.map((kr: { id: string; current: number; target: number }) => [
+      kr.id,
+      kr.current,
+      kr.target,
+    ]),
+    [[id('kr1'), 40, 100]],
+  )
+  assert.deepEqual((await as('bob-key').get('/v1/okrs?session=2027-Q1')).json.data, [])
+})
+
+test("a check-in moves its key result and the objective's progress", async () => {
+  const checkin = await as('alice-key').post('/v1/okr/checkins', {
+    key_result_id: id('kr1'),
+    value: 70,
+    confidence: 0.8,
+    note: 'Campaign landed',
+  })
+  assert.equal(checkin.status, 201, checkin.body)
+  assert.equal(checkin.json.value, 70)
+  assert.equal(checkin.json.key_result.current, 70)
+  assert.equal(checkin.json.objective_progress, 0.7)
+  const [okr] = (await as('alice-key').get('/v1/okrs')).json.data
+  assert.equal(okr.key_results[0].current, 70)
+  assert.equal(okr.progress, 0.7)
+})
+
+test('a check-in needs okr:checkin, and a key result the caller cannot open is the 404', async () => {
+  const reader = await as('read-only-key').post('/v1/okr/checkins', {
+    key_result_id: id('kr1'),
+    value: 1,
+  })
+  assert.equal(reader.status, 403)
+  const unknown = await as('alice-key').post('/v1/okr/checkins', {
+    key_result_id: 'kr_00000000000000000000000000',
+    value: 1,
+  })
+  assert.equal(unknown.status, 404)
+})
