@@ -1,4 +1,5 @@
 import { sql } from 'kysely'
+import { kindNamed, kindOfId } from '../catalogue/catalogue.ts'
 import type { Db } from '../db/database.ts'
 import { idKind } from '../lib/ids.ts'
 import { ACCESS_REASON_KINDS, type AccessReason } from './access-reason.ts'
@@ -14,18 +15,34 @@ import type { Principal } from './principal.ts'
  * has a reason exactly when `canOpen` opens it; there is no second copy of the rules here.
  */
 
-/** The id kinds that have access reasons: those opened per resource. */
-export const KINDS_WITH_REASONS: ReadonlySet<string> = new Set<string>([
-  'project',
-  'canvas',
-  'task',
-  'okr',
-  'comment',
-  'key_result',
-  'checkin',
-  'person',
-  'team',
-])
+/**
+ * The reasons a kind gives for the ACL entries that name the principal itself rather than a
+ * project it belongs to (its owner, its creator, those it is shared with), read off the source
+ * columns that put each entry in the ACL. `own`: those entries; `holds`: whether a value is one.
+ */
+export type OwnReasons = (
+  db: Db,
+  principal: Principal,
+  id: string,
+  holds: (value: string | null) => boolean,
+  own: readonly string[],
+) => Promise<AccessReason[]>
+
+declare module '../catalogue/kind.ts' {
+  interface KindParts {
+    /** Why the ACL entries naming the principal itself open it (`GET …/access`). */
+    reasons: OwnReasons
+  }
+}
+
+// Kinds whose reasons this module knows without the index: the parts of an objective, and the
+// directory's people and teams.
+const OPENED_OTHERWISE = new Set(['key_result', 'checkin', 'person', 'team'])
+
+/** Whether a kind has access reasons: every kind opened per resource. */
+export function hasAccessReasons(kind: string): boolean {
+  return OPENED_OTHERWISE.has(kind) || kindNamed(kind)?.indexed === true
+}
 
 /**
  * Every reason that opens the resource to the principal, in a stable order; empty when it is not
@@ -36,11 +53,11 @@ export async function accessReasons(
   principal: Principal,
   id: string,
 ): Promise<AccessReason[]> {
-  const kind = idKind(id)
+  const kind = kindOfId(id)?.name ?? null
   if (kind === 'key_result' || kind === 'checkin') return partReasons(db, principal, kind, id)
   if (kind === 'person') return sorted(await personReasons(db, principal, id))
   if (kind === 'team') return sorted(await teamReasons(db, principal, id))
-  if (kind === null || !KINDS_WITH_REASONS.has(kind)) return []
+  if (kind === null || !hasAccessReasons(kind)) return []
   const row = await db
     .selectFrom('resource_index')
     .select(['type', 'ws_visible', 'acl'])
@@ -94,61 +111,14 @@ async function classify(
   id: string,
   matched: readonly string[],
 ): Promise<AccessReason[]> {
-  const ws = principal.workspaceId
   const reasons: AccessReason[] = []
   const projects = matched.filter((token) => idKind(token) === 'project')
   if (projects.length > 0) reasons.push(...(await membershipReasons(db, principal, projects)))
   const own = matched.filter((token) => idKind(token) !== 'project')
   if (own.length === 0) return reasons
   const holds = (value: string | null) => value !== null && own.includes(value)
-  switch (idKind(id)) {
-    case 'task': {
-      const task = await db
-        .selectFrom('tasks')
-        .select(['creator_id', 'assignee_id'])
-        .where('workspace_id', '=', ws)
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow()
-      if (holds(task.creator_id)) reasons.push({ kind: 'creator' })
-      if (holds(task.assignee_id)) reasons.push({ kind: 'assignee' })
-      break
-    }
-    case 'canvas': {
-      const canvas = await db
-        .selectFrom('canvases')
-        .select('owner_id')
-        .where('workspace_id', '=', ws)
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow()
-      if (holds(canvas.owner_id)) reasons.push({ kind: 'owner' })
-      const shares = await db
-        .selectFrom('canvas_shares')
-        .select(['person_id', 'team_id', 'integration_id'])
-        .where('workspace_id', '=', ws)
-        .where('canvas_id', '=', id)
-        .where('principal_id', 'in', own)
-        .execute()
-      for (const share of shares) {
-        if (share.team_id !== null) reasons.push({ kind: 'team_member', via_id: share.team_id })
-        else reasons.push({ kind: 'shared_with' })
-      }
-      break
-    }
-    case 'okr': {
-      const objective = await db
-        .selectFrom('objectives')
-        .select(['owner_id', 'team_id', 'visibility'])
-        .where('workspace_id', '=', ws)
-        .where('id', '=', id)
-        .executeTakeFirstOrThrow()
-      if (holds(objective.owner_id)) reasons.push({ kind: 'owner' })
-      // The owning team is in the ACL of a private objective only (resource-index.ts).
-      if (objective.visibility === 'private' && objective.team_id !== null)
-        if (holds(objective.team_id))
-          reasons.push({ kind: 'objective_team', via_id: objective.team_id })
-      break
-    }
-  }
+  const kindsOwn = kindOfId(id)?.reasons
+  if (kindsOwn) reasons.push(...(await kindsOwn(db, principal, id, holds, own)))
   return reasons
 }
 

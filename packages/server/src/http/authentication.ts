@@ -7,7 +7,7 @@ import { ProblemError } from '../api/problem-catalogue.ts'
 import type { Scope } from '../catalogue/scopes.ts'
 import type { Db } from '../db/database.ts'
 import type { Clock } from '../lib/clock.ts'
-import { idKind } from '../lib/ids.ts'
+import { catalogueKindOf } from '../lib/ids.ts'
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -143,5 +143,5 @@ function requiredScopes(
   if ('anyOf' in scopes) return scopes.anyOf.some((scope) => granted.has(scope)) ? [] : scopes.anyOf
   if (!('byIdKind' in scopes)) return scopes
   const id = (params as { id?: string }).id ?? ''
-  return scopes.byIdKind[idKind(id) ?? ''] ?? []
+  return scopes.byIdKind[catalogueKindOf(id)?.name ?? ''] ?? []
 }

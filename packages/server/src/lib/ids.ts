@@ -1,4 +1,6 @@
 import { randomBytes } from 'node:crypto'
+import { kindOfId } from '../catalogue/catalogue.ts'
+import type { KindDescriptor } from '../catalogue/kind.ts'
 import { type BuiltInKind, KINDS, OTHER_ID_PREFIXES } from '../catalogue/kinds.ts'
 import { noteMinted } from './minted-values.ts'
 
@@ -74,6 +76,14 @@ export function idBytes(id: string): { prefix: IdPrefix; bytes: Buffer } | null 
 export function idKind(id: string): IdKind | null {
   const match = ANY_ID.exec(id)
   return match?.[1] === undefined ? null : (KIND_BY_PREFIX.get(match[1]) ?? null)
+}
+
+/**
+ * The catalogue's kind of a well-formed id: any kind defined, built in or not; undefined for a
+ * malformed id or one of no kind. What routes on any resource decide scopes and answers by.
+ */
+export function catalogueKindOf(id: string): KindDescriptor | undefined {
+  return ANY_ID.test(id) ? kindOfId(id) : undefined
 }
 
 /** True when `id` is a well-formed id of the given kind. */

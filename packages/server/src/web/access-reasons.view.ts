@@ -1,5 +1,6 @@
 import { html } from 'ghtml'
 import type { AccessReason } from '../access/access-reason.ts'
+import { kindNamed } from '../catalogue/catalogue.ts'
 import type { AnyRecord } from '../graph/resources/load-record.ts'
 import type { Neighbour } from './neighbour-names.ts'
 import { linkTo } from './view-parts.ts'
@@ -54,19 +55,10 @@ function sentence(record: AnyRecord, reason: AccessReason, names: Names): string
   }
 }
 
+// The resource as a sentence names it: its kind's noun (an objective, a task).
 function nounOf(record: AnyRecord): string {
-  switch (record.type) {
-    case 'okr':
-      return 'this objective'
-    case 'person':
-    case 'team':
-    case 'project':
-    case 'task':
-    case 'canvas':
-      return `this ${record.type}`
-    default:
-      return 'it'
-  }
+  const kind = kindNamed(record.type)
+  return kind ? `this ${kind.noun}` : 'it'
 }
 
 function capital(text: string): string {

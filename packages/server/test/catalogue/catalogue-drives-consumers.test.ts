@@ -84,6 +84,20 @@ test('a kind defined only in a test is opened, summarized and searched by exactl
   }
 })
 
+test("the kind's read scope guards it on every route on any resource, and it has access reasons", async () => {
+  const id = ids.get('g-secret') as string
+  for (const suffix of ['', '/summary', '/links', '/access']) {
+    const narrow = await client(t.app, tokenOf(ws, 'narrow-key')).get(
+      `/v1/resources/${id}${suffix}`,
+    )
+    assert.equal(narrow.status, 403, `without project:read: ${suffix || 'record'}`)
+    assert.deepEqual(narrow.json.required_scopes, ['project:read'])
+  }
+  const why = await client(t.app, tokenOf(ws, 'alice-key')).get(`/v1/resources/${id}/access`)
+  assert.equal(why.status, 200, why.body)
+  assert.deepEqual(why.json.reasons, [{ kind: 'team_member', via_id: ws.ids.eng }])
+})
+
 test('MCP offers the kind in its list tool and lists exactly what the oracle says', async () => {
   const tools = await postMcp(t.app, tokenOf(ws, 'alice-key'), {
     jsonrpc: '2.0',

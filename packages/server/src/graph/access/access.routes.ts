@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { accessReasons, KINDS_WITH_REASONS } from '../../access/access-reasons.ts'
+import { accessReasons, hasAccessReasons } from '../../access/access-reasons.ts'
 import { canAdminister } from '../../access/administration.ts'
 import type { Caller } from '../../access/caller.ts'
 import { type Principal, resolvePrincipal } from '../../access/principal.ts'
@@ -11,8 +11,8 @@ import { notFound, ProblemError } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
 import { IdParams } from '../../api/schemas.ts'
 import type { AppDeps } from '../../app-deps.ts'
-import { allKinds, kindOfId } from '../../catalogue/catalogue.ts'
-import { idKind } from '../../lib/ids.ts'
+import { allKinds } from '../../catalogue/catalogue.ts'
+import { catalogueKindOf } from '../../lib/ids.ts'
 import { AccessQuery, AccessRecord } from './access.schemas.ts'
 
 /**
@@ -21,7 +21,7 @@ import { AccessQuery, AccessRecord } from './access.schemas.ts'
  */
 export function accessRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
-    const scopes = readScopesByKind(allKinds().filter((kind) => KINDS_WITH_REASONS.has(kind.name)))
+    const scopes = readScopesByKind(allKinds().filter((kind) => hasAccessReasons(kind.name)))
     app.get(
       '/v1/resources/:id/access',
       {
@@ -38,10 +38,10 @@ export function accessRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       async (request) => {
         const caller = authenticated(request)
         const { id } = request.params
-        const kind = idKind(id)
+        const kind = catalogueKindOf(id)
         // Decided from the prefix alone, before any lookup: it says nothing about the id.
-        if (kind === null || !KINDS_WITH_REASONS.has(kind)) {
-          if (kindOfId(id) === undefined) throw notFound()
+        if (kind === undefined || !hasAccessReasons(kind.name)) {
+          if (kind === undefined) throw notFound()
           throw new ProblemError(
             'invalid_request',
             'Access reasons are given for projects, canvases, tasks, objectives, key results, ' +

@@ -1,4 +1,6 @@
 import { sql } from 'kysely'
+import type { AccessReason } from '../../access/access-reason.ts'
+import type { OwnReasons } from '../../access/access-reasons.ts'
 import { type IndexRows, onlyIds } from '../../access/resource-index.ts'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
@@ -53,6 +55,30 @@ const canvasLinks: LinkEdges = (ws, id) => sql`
     union all select 'task', 4, id from tasks where workspace_id = ${ws} and canvas_id = ${id}
     union all select 'linked_from', 5, canvas_id from canvas_links where workspace_id = ${ws} and target_id = ${id}`
 
+/** Why a canvas is open to the principal itself: the columns that put it in the ACL. */
+const canvasReasons: OwnReasons = async (db, principal, id, holds, own) => {
+  const reasons: AccessReason[] = []
+  const canvas = await db
+    .selectFrom('canvases')
+    .select('owner_id')
+    .where('workspace_id', '=', principal.workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  if (holds(canvas.owner_id)) reasons.push({ kind: 'owner' })
+  const shares = await db
+    .selectFrom('canvas_shares')
+    .select(['person_id', 'team_id', 'integration_id'])
+    .where('workspace_id', '=', principal.workspaceId)
+    .where('canvas_id', '=', id)
+    .where('principal_id', 'in', own)
+    .execute()
+  for (const share of shares) {
+    if (share.team_id !== null) reasons.push({ kind: 'team_member', via_id: share.team_id })
+    else reasons.push({ kind: 'shared_with' })
+  }
+  return reasons
+}
+
 /** The canvas kind: its catalogue data and the parts its consumers read. */
 export const canvasKind: KindDescriptor = {
   ...KINDS.canvas,
@@ -65,4 +91,5 @@ export const canvasKind: KindDescriptor = {
   names: (deps, caller, ids) =>
     listCanvases(deps.db, caller.visibility, caller.readableKinds, { ids }, null, ids.length),
   routes: canvasRoutes,
+  reasons: canvasReasons,
 }

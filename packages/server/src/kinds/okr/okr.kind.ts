@@ -1,4 +1,6 @@
 import { sql } from 'kysely'
+import type { AccessReason } from '../../access/access-reason.ts'
+import type { OwnReasons } from '../../access/access-reasons.ts'
 import { type IndexRows, onlyIds } from '../../access/resource-index.ts'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
@@ -47,6 +49,23 @@ const okrLinks: LinkEdges = (ws, id) => sql`
     union all select 'project', 3, project_id from objectives where workspace_id = ${ws} and id = ${id} and project_id is not null
     union all select 'linked_from', 4, canvas_id from canvas_links where workspace_id = ${ws} and target_id = ${id}`
 
+/** Why an objective is open to the principal itself: the columns that put it in the ACL. */
+const okrReasons: OwnReasons = async (db, principal, id, holds) => {
+  const reasons: AccessReason[] = []
+  const objective = await db
+    .selectFrom('objectives')
+    .select(['owner_id', 'team_id', 'visibility'])
+    .where('workspace_id', '=', principal.workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  if (holds(objective.owner_id)) reasons.push({ kind: 'owner' })
+  // The owning team is in the ACL of a private objective only (resource-index.ts).
+  if (objective.visibility === 'private' && objective.team_id !== null)
+    if (holds(objective.team_id))
+      reasons.push({ kind: 'objective_team', via_id: objective.team_id })
+  return reasons
+}
+
 /** The OKR kind: its catalogue data and the parts its consumers read. */
 export const okrKind: KindDescriptor = {
   ...KINDS.okr,
@@ -58,4 +77,5 @@ export const okrKind: KindDescriptor = {
   page: okrPage,
   names: (deps, caller, ids) => listOkrs(deps.db, caller.visibility, { ids }, null, ids.length),
   routes: okrRoutes,
+  reasons: okrReasons,
 }

@@ -1,4 +1,6 @@
 import { sql } from 'kysely'
+import type { AccessReason } from '../../access/access-reason.ts'
+import type { OwnReasons } from '../../access/access-reasons.ts'
 import { type IndexRows, onlyIds } from '../../access/resource-index.ts'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
@@ -50,6 +52,20 @@ const taskLinks: LinkEdges = (ws, id) => sql`
     union all select 'creator', 6, creator_id from tasks where workspace_id = ${ws} and id = ${id}
     union all select 'linked_from', 7, canvas_id from canvas_links where workspace_id = ${ws} and target_id = ${id}`
 
+/** Why a task is open to the principal itself: the columns that put it in the ACL. */
+const taskReasons: OwnReasons = async (db, principal, id, holds) => {
+  const reasons: AccessReason[] = []
+  const task = await db
+    .selectFrom('tasks')
+    .select(['creator_id', 'assignee_id'])
+    .where('workspace_id', '=', principal.workspaceId)
+    .where('id', '=', id)
+    .executeTakeFirstOrThrow()
+  if (holds(task.creator_id)) reasons.push({ kind: 'creator' })
+  if (holds(task.assignee_id)) reasons.push({ kind: 'assignee' })
+  return reasons
+}
+
 /** The task kind: its catalogue data and the parts its consumers read. */
 export const taskKind: KindDescriptor = {
   ...KINDS.task,
@@ -61,4 +77,5 @@ export const taskKind: KindDescriptor = {
   page: taskPage,
   names: (deps, caller, ids) => listTasks(deps.db, caller.visibility, { ids }, null, ids.length),
   routes: taskRoutes,
+  reasons: taskReasons,
 }
