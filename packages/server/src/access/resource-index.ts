@@ -8,7 +8,7 @@ import { PREPARED } from '../db/prepared-statements.ts'
  * rows into its resource-index row (who may open it, its own searchable text). Every statement
  * derives the row from the source tables alone, so the index is a pure function of them: syncing
  * twice changes nothing, and a test can resync a whole workspace and expect no difference. Each
- * indexed kind's statement is its `index` part (kinds/<kind>/<kind>.index.ts):
+ * indexed kind's statement is its `index` part (in kinds/<kind>/<kind>.kind.ts):
  *
  *   project            ws_visible = visibility is 'workspace'      acl = {project}
  *   canvas, project    the project's rule (no project: ws_visible)  acl = {project}

@@ -58,11 +58,4 @@ export function kindsWith<P extends keyof KindParts>(part: P): KindWith<P>[] {
   return allKinds().filter((kind) => kind[part] !== undefined) as KindWith<P>[]
 }
 
-/** The kind of this name with its part; throws when the part is missing (a wiring mistake). */
-export function partOf<P extends keyof KindParts>(name: string, part: P): KindParts[P] {
-  const value = byName.get(name)?.[part]
-  if (value === undefined) throw new Error(`kind ${name} has no part ${String(part)}`)
-  return value as KindParts[P]
-}
-
 for (const info of Object.values(KINDS)) defineKind(info)

@@ -7,11 +7,9 @@ import type { KindInfo } from './kind.ts'
  * `kinds/`; docs/architecture.md, "Adding a resource kind", lists what a new kind needs.
  */
 
-const kind = (info: KindInfo) => info
-
 /** The built-in resource kinds, by name. */
 export const KINDS = {
-  workspace: kind({
+  workspace: {
     name: 'workspace',
     prefix: 'wsp',
     readScope: 'workspace:read',
@@ -20,8 +18,8 @@ export const KINDS = {
     tag: { name: 'workspace', description: 'The workspace a token belongs to.' },
     noun: 'workspace',
     plural: 'workspaces',
-  }),
-  person: kind({
+  },
+  person: {
     name: 'person',
     prefix: 'usr',
     readScope: 'people:read',
@@ -30,8 +28,8 @@ export const KINDS = {
     tag: { name: 'people', description: 'The people and teams the caller can see.' },
     noun: 'person',
     plural: 'people',
-  }),
-  team: kind({
+  },
+  team: {
     name: 'team',
     prefix: 'team',
     readScope: 'people:read',
@@ -39,8 +37,8 @@ export const KINDS = {
     standalone: true,
     noun: 'team',
     plural: 'teams',
-  }),
-  project: kind({
+  },
+  project: {
     name: 'project',
     prefix: 'prj',
     readScope: 'project:read',
@@ -50,8 +48,8 @@ export const KINDS = {
     tag: { name: 'projects', description: 'Projects the caller can open.' },
     noun: 'project',
     plural: 'projects',
-  }),
-  canvas: kind({
+  },
+  canvas: {
     name: 'canvas',
     prefix: 'cnv',
     readScope: 'canvas:read',
@@ -61,8 +59,8 @@ export const KINDS = {
     tag: { name: 'canvases', description: 'Canvases: documents and boards, by their metadata.' },
     noun: 'canvas',
     plural: 'canvases',
-  }),
-  task: kind({
+  },
+  task: {
     name: 'task',
     prefix: 'tsk',
     readScope: 'task:read',
@@ -72,8 +70,8 @@ export const KINDS = {
     tag: { name: 'tasks', description: 'Tasks: list, create and complete.' },
     noun: 'task',
     plural: 'tasks',
-  }),
-  okr: kind({
+  },
+  okr: {
     name: 'okr',
     prefix: 'obj',
     readScope: 'okr:read',
@@ -84,8 +82,8 @@ export const KINDS = {
     noun: 'objective',
     plural: 'objectives',
     aliases: ['okrs'],
-  }),
-  key_result: kind({
+  },
+  key_result: {
     name: 'key_result',
     prefix: 'kr',
     readScope: 'okr:read',
@@ -93,8 +91,8 @@ export const KINDS = {
     standalone: false,
     noun: 'key result',
     plural: 'key results',
-  }),
-  checkin: kind({
+  },
+  checkin: {
     name: 'checkin',
     prefix: 'chk',
     readScope: 'okr:read',
@@ -102,8 +100,8 @@ export const KINDS = {
     standalone: false,
     noun: 'check-in',
     plural: 'check-ins',
-  }),
-  comment: kind({
+  },
+  comment: {
     name: 'comment',
     prefix: 'cmt',
     readScope: 'comment:read',
@@ -113,8 +111,8 @@ export const KINDS = {
     tag: { name: 'comments', description: 'Comment threads on any resource.' },
     noun: 'comment',
     plural: 'comments',
-  }),
-  activity: kind({
+  },
+  activity: {
     name: 'activity',
     prefix: 'act',
     readScope: 'activity:read',
@@ -127,8 +125,8 @@ export const KINDS = {
     },
     noun: 'activity entry',
     plural: 'activity',
-  }),
-} as const
+  },
+} as const satisfies Record<string, KindInfo>
 
 /** The name of a built-in kind. */
 export type BuiltInKind = keyof typeof KINDS

@@ -58,8 +58,9 @@ export function resourcePageRoutes(deps: AppDeps) {
         type: string
         id: string
       }
-      const page = kindOfId(id)?.page
-      if (workspaceId !== web.session.workspaceId || !page || kindOfId(id)?.name !== type)
+      const kind = kindOfId(id)
+      const page = kind?.page
+      if (workspaceId !== web.session.workspaceId || !page || kind?.name !== type)
         return notFound(reply, web)
       const record = await loadRecord(deps, web.caller, id)
       if (!record) return notFound(reply, web)

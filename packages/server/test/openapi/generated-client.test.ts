@@ -53,7 +53,7 @@ after(async () => {
 
 const PROGRAM = `
 import createClient from 'openapi-fetch'
-import type { paths } from '../schema.ts'
+import type { paths } from './schema.ts'
 
 const api = createClient<paths>({
   baseUrl: process.env.BASE_URL,
