@@ -2,7 +2,7 @@ import { ProblemSchema } from '../api/schemas.ts'
 import { allKinds } from '../catalogue/catalogue.ts'
 import { SCOPES } from '../catalogue/scopes.ts'
 import { OAUTH_ROUTES } from '../oauth/oauth-routes.ts'
-import { WEBHOOK_EVENT_SCHEMAS } from '../webhooks/webhook-events.schemas.ts'
+import { webhookEventSchemas } from '../webhooks/webhook-events.schemas.ts'
 import { withDryRunResponse } from './dry-run-responses.ts'
 import { hoistNamedSchemas } from './named-schemas.ts'
 import { oauthPaths } from './oauth-paths.ts'
@@ -81,7 +81,7 @@ function finishOperation(operation: Json): Json {
 
 function webhookOperations(): Json {
   return Object.fromEntries(
-    Object.entries(WEBHOOK_EVENT_SCHEMAS).map(([type, schema]) => [
+    Object.entries(webhookEventSchemas()).map(([type, schema]) => [
       type,
       {
         post: {

@@ -1,7 +1,7 @@
 import { html } from 'ghtml'
 import type { Static } from 'typebox'
+import { EVENT_TYPES } from '../db/tables/activity.table.ts'
 import type { WebhookRecord } from '../webhooks/webhooks.schemas.ts'
-import { EVENT_TYPES } from '../writes/write-context.ts'
 import { type FormProblem, fieldError, invalidAttributes, problemSummary } from './form-problems.ts'
 import { csrfForm, layout } from './layout.view.ts'
 import { badge, when } from './view-parts.ts'

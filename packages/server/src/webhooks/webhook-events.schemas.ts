@@ -1,9 +1,7 @@
 import Type, { type TSchema } from 'typebox'
 import { Timestamp } from '../api/schemas.ts'
-import { CanvasRecord } from '../graph/canvases/canvases.schemas.ts'
-import { CommentRecord } from '../graph/comments/comments.schemas.ts'
-import { CheckinCreated } from '../graph/okrs/okr-parts.schemas.ts'
-import { TaskRecord } from '../graph/tasks/tasks.schemas.ts'
+import { kindsWith } from '../catalogue/catalogue.ts'
+import { EVENT_TYPES, type EventType } from '../db/tables/activity.table.ts'
 import { TEST_EVENT_TYPE } from './test-event.ts'
 
 const DeliveryInfo = Type.Object(
@@ -39,37 +37,40 @@ const TestObject = Type.Object({
   test: Type.Literal(true),
 })
 
-/** The body of each event type a webhook endpoint receives, for the OpenAPI `webhooks` section. */
-export const WEBHOOK_EVENT_SCHEMAS = {
-  'task.created': eventSchema('task.created', 'TaskCreatedEvent', TaskRecord, 'A task was made.'),
-  'task.completed': eventSchema(
-    'task.completed',
-    'TaskCompletedEvent',
-    TaskRecord,
-    'A task was marked done; the record has `completed_at`.',
-  ),
-  'comment.created': eventSchema(
-    'comment.created',
-    'CommentCreatedEvent',
-    CommentRecord,
-    'A comment or reply was added.',
-  ),
-  'canvas.updated': eventSchema(
-    'canvas.updated',
-    'CanvasUpdatedEvent',
-    CanvasRecord,
-    "A canvas's metadata (title, summary, project, links) changed.",
-  ),
-  'okr.checkin': eventSchema(
-    'okr.checkin',
-    'OkrCheckinEvent',
-    CheckinCreated,
-    'A check-in was logged on a key result; with the key result and the objective progress.',
-  ),
-  [TEST_EVENT_TYPE]: eventSchema(
+/** How a kind describes one of its outbox events: the body's name, its object, what it means. */
+export interface WebhookEvent {
+  readonly title: string
+  readonly object: TSchema
+  readonly about: string
+}
+
+declare module '../catalogue/kind.ts' {
+  interface KindParts {
+    /** The webhook body of each of its outbox events, by event type. */
+    webhookEvents: Readonly<Partial<Record<EventType, WebhookEvent>>>
+  }
+}
+
+/**
+ * The body of each event type a webhook endpoint receives, for the OpenAPI `webhooks` section:
+ * the kinds' events in the order of EVENT_TYPES, then the test event. Read once the kinds'
+ * parts are defined.
+ */
+export function webhookEventSchemas(): Record<string, TSchema> {
+  const described = new Map(
+    kindsWith('webhookEvents').flatMap((kind) => Object.entries(kind.webhookEvents)),
+  )
+  const schemas: Record<string, TSchema> = {}
+  for (const type of EVENT_TYPES) {
+    const event = described.get(type)
+    if (!event) throw new Error(`no kind describes the event ${type}`)
+    schemas[type] = eventSchema(type, event.title, event.object, event.about)
+  }
+  schemas[TEST_EVENT_TYPE] = eventSchema(
     TEST_EVENT_TYPE,
     'WebhookTestEvent',
     TestObject,
     'Sent to one endpoint by `POST /v1/webhooks/{id}/test`; never fanned out.',
-  ),
-} as const
+  )
+  return schemas
+}

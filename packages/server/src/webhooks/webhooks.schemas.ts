@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { Nullable, PagingQuery, Timestamp } from '../api/schemas.ts'
+import { EVENT_TYPES } from '../db/tables/activity.table.ts'
 import { ENDPOINT_DISABLED_REASONS } from '../db/tables/webhook.table.ts'
-import { EVENT_TYPES } from '../writes/write-context.ts'
 import { TEST_EVENT_TYPE } from './test-event.ts'
 
 const EventType = Type.Enum([...EVENT_TYPES])

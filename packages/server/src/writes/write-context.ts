@@ -10,18 +10,6 @@ import type { ActivityVerb, FieldChange } from '../db/tables/activity.table.ts'
 import { newId } from '../lib/ids.ts'
 import { activitySearchText } from './activity-text.ts'
 
-/** The events of the outbox (docs/webhooks.md). */
-export const EVENT_TYPES = [
-  'task.created',
-  'task.completed',
-  'comment.created',
-  'canvas.updated',
-  'okr.checkin',
-] as const
-
-/** One of the five event types. */
-export type EventType = (typeof EVENT_TYPES)[number]
-
 /**
  * Everything a command needs: the transaction it writes in, who acts, what they may open, and
  * one "now" for every timestamp of the change. `deps.db` is the transaction too, so readers and

@@ -5,9 +5,9 @@ import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { PROBLEMS } from '../../src/api/problem-catalogue.ts'
 import { SCOPES } from '../../src/catalogue/scopes.ts'
+import { EVENT_TYPES } from '../../src/db/tables/activity.table.ts'
 import { generateOpenApiDocument } from '../../src/openapi-document.ts'
 import { TEST_EVENT_TYPE } from '../../src/webhooks/test-event.ts'
-import { EVENT_TYPES } from '../../src/writes/write-context.ts'
 import { client, startTestApp, type TestApp } from '../harness/test-app.ts'
 
 let t: TestApp

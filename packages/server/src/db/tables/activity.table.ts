@@ -22,6 +22,21 @@ export const ACTIVITY_VERBS = [
 /** One activity verb. */
 export type ActivityVerb = (typeof ACTIVITY_VERBS)[number]
 
+/**
+ * The verbs that are also events of the outbox, which webhooks deliver (docs/webhooks.md), in
+ * the order the API lists them. Each is described by its kind's `webhookEvents` part.
+ */
+export const EVENT_TYPES = [
+  'task.created',
+  'task.completed',
+  'comment.created',
+  'canvas.updated',
+  'okr.checkin',
+] as const satisfies readonly ActivityVerb[]
+
+/** One of the outbox's event types. */
+export type EventType = (typeof EVENT_TYPES)[number]
+
 /** `activity`: the append-only stream of meaningful changes. */
 export interface ActivityTable {
   workspace_id: string

@@ -92,4 +92,11 @@ export const canvasKind: KindDescriptor = {
     listCanvases(deps.db, caller.visibility, caller.readableKinds, { ids }, null, ids.length),
   routes: canvasRoutes,
   reasons: canvasReasons,
+  webhookEvents: {
+    'canvas.updated': {
+      title: 'CanvasUpdatedEvent',
+      object: CanvasRecord,
+      about: "A canvas's metadata (title, summary, project, links) changed.",
+    },
+  },
 }

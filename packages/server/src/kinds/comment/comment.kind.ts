@@ -64,4 +64,11 @@ export const commentKind: KindDescriptor = {
   links: commentLinks,
   page: commentPage,
   routes: commentRoutes,
+  webhookEvents: {
+    'comment.created': {
+      title: 'CommentCreatedEvent',
+      object: CommentRecord,
+      about: 'A comment or reply was added.',
+    },
+  },
 }

@@ -5,6 +5,7 @@ import { type IndexRows, onlyIds } from '../../access/resource-index.ts'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
 import type { LinkEdges } from '../../graph/links/link-edges.ts'
+import { CheckinCreated } from '../../graph/okrs/okr-parts.schemas.ts'
 import { presentOkr } from '../../graph/okrs/okrs.present.ts'
 import { listOkrs } from '../../graph/okrs/okrs.queries.ts'
 import { okrRoutes } from '../../graph/okrs/okrs.routes.ts'
@@ -78,4 +79,12 @@ export const okrKind: KindDescriptor = {
   names: (deps, caller, ids) => listOkrs(deps.db, caller.visibility, { ids }, null, ids.length),
   routes: okrRoutes,
   reasons: okrReasons,
+  webhookEvents: {
+    'okr.checkin': {
+      title: 'OkrCheckinEvent',
+      object: CheckinCreated,
+      about:
+        'A check-in was logged on a key result; with the key result and the objective progress.',
+    },
+  },
 }

@@ -78,4 +78,12 @@ export const taskKind: KindDescriptor = {
   names: (deps, caller, ids) => listTasks(deps.db, caller.visibility, { ids }, null, ids.length),
   routes: taskRoutes,
   reasons: taskReasons,
+  webhookEvents: {
+    'task.created': { title: 'TaskCreatedEvent', object: TaskRecord, about: 'A task was made.' },
+    'task.completed': {
+      title: 'TaskCompletedEvent',
+      object: TaskRecord,
+      about: 'A task was marked done; the record has `completed_at`.',
+    },
+  },
 }
