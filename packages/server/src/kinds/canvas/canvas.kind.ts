@@ -4,13 +4,14 @@ import type { OwnReasons } from '../../access/access-reasons.ts'
 import { type IndexRows, onlyIds } from '../../access/resource-index.ts'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import { createdPosition } from '../../db/keyset.ts'
 import { presentCanvas } from '../../graph/canvases/canvases.present.ts'
 import { listCanvases } from '../../graph/canvases/canvases.queries.ts'
 import { canvasRoutes } from '../../graph/canvases/canvases.routes.ts'
 import { CanvasRecord } from '../../graph/canvases/canvases.schemas.ts'
 import type { LinkEdges } from '../../graph/links/link-edges.ts'
 import type { RecordPart } from '../../graph/resources/load-record.ts'
-import { canvasList } from './canvas.list.ts'
+import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { canvasPage } from './canvas.page.ts'
 import { summarizeCanvas } from './canvas.summary.ts'
 
@@ -77,6 +78,31 @@ const canvasReasons: OwnReasons = async (db, principal, id, holds, own) => {
     else reasons.push({ kind: 'shared_with' })
   }
   return reasons
+}
+
+/** How the MCP `list` tool reads canvases: the query of their `/v1` list. */
+const canvasList: ListSource = {
+  filters: ['project_id'],
+  references: (f) => [['/project_id', 'project', f.project_id]],
+  async load(session, filters, after, limit) {
+    const { visibility, readableKinds } = session.caller
+    const rows = await listCanvases(
+      session.deps.db,
+      visibility,
+      readableKinds,
+      filters,
+      after,
+      limit,
+    )
+    return rows.map((row) => ({
+      id: row.id,
+      type: 'canvas',
+      title: row.title,
+      url: itemUrl(session, 'canvas', row.id),
+      facts: { project_id: row.project_id },
+      position: createdPosition(row),
+    }))
+  },
 }
 
 /** The canvas kind: its catalogue data and the parts its consumers read. */

@@ -4,6 +4,7 @@ import type { OwnReasons } from '../../access/access-reasons.ts'
 import { type IndexRows, onlyIds } from '../../access/resource-index.ts'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import { createdPosition } from '../../db/keyset.ts'
 import type { LinkEdges } from '../../graph/links/link-edges.ts'
 import { CheckinCreated } from '../../graph/okrs/okr-parts.schemas.ts'
 import { presentOkr } from '../../graph/okrs/okrs.present.ts'
@@ -11,7 +12,7 @@ import { listOkrs } from '../../graph/okrs/okrs.queries.ts'
 import { okrRoutes } from '../../graph/okrs/okrs.routes.ts'
 import { OkrRecord } from '../../graph/okrs/okrs.schemas.ts'
 import type { RecordPart } from '../../graph/resources/load-record.ts'
-import { okrList } from './okr.list.ts'
+import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { okrPage } from './okr.page.ts'
 import { summarizeOkr } from './okr.summary.ts'
 
@@ -65,6 +66,26 @@ const okrReasons: OwnReasons = async (db, principal, id, holds) => {
     if (holds(objective.team_id))
       reasons.push({ kind: 'objective_team', via_id: objective.team_id })
   return reasons
+}
+
+/** How the MCP `list` tool reads OKRs: the query of their `/v1` list. */
+const okrList: ListSource = {
+  filters: ['project_id', 'team_id'],
+  references: (f) => [
+    ['/project_id', 'project', f.project_id],
+    ['/team_id', 'team', f.team_id],
+  ],
+  async load(session, filters, after, limit) {
+    const rows = await listOkrs(session.deps.db, session.caller.visibility, filters, after, limit)
+    return rows.map((row) => ({
+      id: row.id,
+      type: 'okr',
+      title: row.title,
+      url: itemUrl(session, 'okr', row.id),
+      facts: { session: row.session },
+      position: createdPosition(row),
+    }))
+  },
 }
 
 /** The OKR kind: its catalogue data and the parts its consumers read. */

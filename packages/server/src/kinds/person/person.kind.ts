@@ -3,11 +3,11 @@ import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
 import type { LinkEdges } from '../../graph/links/link-edges.ts'
 import { presentPerson } from '../../graph/people/people.present.ts'
-import { listPeople } from '../../graph/people/people.queries.ts'
+import { listPeople, namePosition } from '../../graph/people/people.queries.ts'
 import { peopleRoutes } from '../../graph/people/people.routes.ts'
 import { PersonRecord } from '../../graph/people/people.schemas.ts'
 import type { RecordPart } from '../../graph/resources/load-record.ts'
-import { personList } from './person.list.ts'
+import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { personPage } from './person.page.ts'
 import { summarizePerson } from './person.summary.ts'
 
@@ -27,6 +27,24 @@ const personRecord: RecordPart = {
 const personLinks: LinkEdges = (ws, id) => sql`
     select 'team' as rel, 1 as rank, team_id as id from team_members where workspace_id = ${ws} and person_id = ${id}
     union all select 'project', 2, project_id from project_members where workspace_id = ${ws} and person_id = ${id}`
+
+/** How the MCP `list` tool reads people: the query of their `/v1` list. */
+const personList: ListSource = {
+  filters: ['team_id'],
+  references: (f) => [['/team_id', 'team', f.team_id]],
+  async load(session, filters, after, limit) {
+    const { db } = session.deps
+    const rows = await listPeople(db, session.caller.visibility, filters, after, limit)
+    return rows.map((row) => ({
+      id: row.id,
+      type: 'person',
+      title: row.name,
+      url: itemUrl(session, 'person', row.id),
+      facts: { role: row.role },
+      position: namePosition(row),
+    }))
+  },
+}
 
 /** The person kind: its catalogue data and the parts its consumers read. */
 export const personKind: KindDescriptor = {

@@ -2,13 +2,14 @@ import { sql } from 'kysely'
 import { type IndexRows, onlyIds } from '../../access/resource-index.ts'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import { createdPosition } from '../../db/keyset.ts'
 import type { LinkEdges } from '../../graph/links/link-edges.ts'
 import { presentProject } from '../../graph/projects/projects.present.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
 import { projectRoutes } from '../../graph/projects/projects.routes.ts'
-import { ProjectRecord } from '../../graph/projects/projects.schemas.ts'
+import { PROJECT_STATUSES, ProjectRecord } from '../../graph/projects/projects.schemas.ts'
 import type { RecordPart } from '../../graph/resources/load-record.ts'
-import { projectList } from './project.list.ts'
+import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { projectPage } from './project.page.ts'
 import { summarizeProject } from './project.summary.ts'
 
@@ -42,6 +43,25 @@ const projectLinks: LinkEdges = (ws, id) => sql`
     union all select 'canvas', 4, id from canvases where workspace_id = ${ws} and project_id = ${id}
     union all select 'task', 5, id from tasks where workspace_id = ${ws} and project_id = ${id} and parent_id is null
     union all select 'okr', 6, id from objectives where workspace_id = ${ws} and project_id = ${id}`
+
+/** How the MCP `list` tool reads projects: the query of their `/v1` list. */
+const projectList: ListSource = {
+  filters: ['status'],
+  statuses: PROJECT_STATUSES,
+  references: () => [],
+  async load(session, filters, after, limit) {
+    const { db } = session.deps
+    const rows = await listProjects(db, session.caller.visibility, filters, after, limit)
+    return rows.map((row) => ({
+      id: row.id,
+      type: 'project',
+      title: row.name,
+      url: itemUrl(session, 'project', row.id),
+      facts: { status: row.status },
+      position: createdPosition(row),
+    }))
+  },
+}
 
 /** The project kind: its catalogue data and the parts its consumers read. */
 export const projectKind: KindDescriptor = {

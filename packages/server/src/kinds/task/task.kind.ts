@@ -4,13 +4,14 @@ import type { OwnReasons } from '../../access/access-reasons.ts'
 import { type IndexRows, onlyIds } from '../../access/resource-index.ts'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import { createdPosition } from '../../db/keyset.ts'
 import type { LinkEdges } from '../../graph/links/link-edges.ts'
 import type { RecordPart } from '../../graph/resources/load-record.ts'
 import { presentTask } from '../../graph/tasks/tasks.present.ts'
 import { listTasks } from '../../graph/tasks/tasks.queries.ts'
 import { taskRoutes } from '../../graph/tasks/tasks.routes.ts'
-import { TaskRecord } from '../../graph/tasks/tasks.schemas.ts'
-import { taskList } from './task.list.ts'
+import { TASK_STATUSES, TaskRecord } from '../../graph/tasks/tasks.schemas.ts'
+import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { taskPage } from './task.page.ts'
 import { summarizeTask } from './task.summary.ts'
 
@@ -64,6 +65,28 @@ const taskReasons: OwnReasons = async (db, principal, id, holds) => {
   if (holds(task.creator_id)) reasons.push({ kind: 'creator' })
   if (holds(task.assignee_id)) reasons.push({ kind: 'assignee' })
   return reasons
+}
+
+/** How the MCP `list` tool reads tasks: the query of their `/v1` list. */
+const taskList: ListSource = {
+  filters: ['project_id', 'assignee_id', 'status'],
+  statuses: TASK_STATUSES,
+  references: (f) => [
+    ['/project_id', 'project', f.project_id],
+    ['/assignee_id', 'person', f.assignee_id],
+  ],
+  async load(session, filters, after, limit) {
+    const { db } = session.deps
+    const rows = await listTasks(db, session.caller.visibility, filters, after, limit)
+    return rows.map((row) => ({
+      id: row.id,
+      type: 'task',
+      title: row.title,
+      url: itemUrl(session, 'task', row.id),
+      facts: { status: row.status, due: row.due, assignee_id: row.assignee_id },
+      position: createdPosition(row),
+    }))
+  },
 }
 
 /** The task kind: its catalogue data and the parts its consumers read. */

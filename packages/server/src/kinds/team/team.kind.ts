@@ -3,10 +3,10 @@ import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
 import type { LinkEdges } from '../../graph/links/link-edges.ts'
 import { presentTeam } from '../../graph/people/people.present.ts'
-import { listTeams } from '../../graph/people/people.queries.ts'
+import { listTeams, namePosition } from '../../graph/people/people.queries.ts'
 import { TeamRecord } from '../../graph/people/people.schemas.ts'
 import type { RecordPart } from '../../graph/resources/load-record.ts'
-import { teamList } from './team.list.ts'
+import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { teamPage } from './team.page.ts'
 import { summarizeTeam } from './team.summary.ts'
 
@@ -26,6 +26,23 @@ const teamRecord: RecordPart = {
 const teamLinks: LinkEdges = (ws, id) => sql`
     select 'member' as rel, 1 as rank, person_id as id from team_members where workspace_id = ${ws} and team_id = ${id}
     union all select 'project', 2, project_id from project_members where workspace_id = ${ws} and team_id = ${id}`
+
+/** How the MCP `list` tool reads teams: the query of their `/v1` list. */
+const teamList: ListSource = {
+  filters: [],
+  references: () => [],
+  async load(session, _filters, after, limit) {
+    const rows = await listTeams(session.deps.db, session.caller.visibility, {}, after, limit)
+    return rows.map((row) => ({
+      id: row.id,
+      type: 'team',
+      title: row.name,
+      url: itemUrl(session, 'team', row.id),
+      facts: {},
+      position: namePosition(row),
+    }))
+  },
+}
 
 /** The team kind: its catalogue data and the parts its consumers read. */
 export const teamKind: KindDescriptor = {
