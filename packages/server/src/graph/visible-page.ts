@@ -1,7 +1,7 @@
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import { newestFirstAfter } from '../db/keyset.ts'
-import type { IndexedType } from '../db/tables/resource-index.table.ts'
+import type { IndexedKind } from '../db/tables/resource-index.table.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
 
 /** Filters that an index row answers on its own, without its content row. */
@@ -13,7 +13,7 @@ export interface IndexFilters {
 function visibleRows(
   db: Db,
   visibility: Visibility,
-  type: IndexedType,
+  type: IndexedKind,
   filters: IndexFilters,
   after: CursorPosition | null,
 ) {
@@ -42,7 +42,7 @@ export type VisibleRows = ReturnType<typeof visibleRows>
 export function visiblePage(
   db: Db,
   visibility: Visibility,
-  type: IndexedType,
+  type: IndexedKind,
   filters: IndexFilters,
   after: CursorPosition | null,
   limit: number,

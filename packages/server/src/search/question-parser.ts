@@ -1,6 +1,6 @@
 import { allKinds } from '../catalogue/catalogue.ts'
 import type { TASK_STATUSES } from '../graph/tasks/tasks.schemas.ts'
-import type { SearchType } from './search.schemas.ts'
+import type { SearchKind } from './search.schemas.ts'
 import { spellingVariants } from './word-variants.ts'
 
 /*
@@ -48,7 +48,7 @@ export interface ParsedQuestion {
   /** Words naming a project: `project:checkout` (explicit), or the rest of "blocked tasks in …". */
   project: { words: string; explicit: boolean } | null
   /** Kinds named with `type:`; null when the query names none. */
-  types: SearchType[] | null
+  types: SearchKind[] | null
   /** The meaningful words, normalized like a title, to find the item whose name is the query. */
   exact: string
 }
@@ -90,7 +90,7 @@ export function isTaskNoun(word: string): boolean {
   return TASK_NOUNS.has(word)
 }
 // The words that name a searchable kind in a question: its name, its noun, its plural, its aliases.
-const TYPE_NAMES = new Map<string, SearchType>(
+const TYPE_NAMES = new Map<string, SearchKind>(
   allKinds()
     .filter((kind) => kind.search)
     .flatMap((kind) =>
@@ -121,7 +121,7 @@ type Token =
 export function parseQuestion(query: string, now: Date): ParsedQuestion {
   const filters: SearchFilterValues = {}
   let project: ParsedQuestion['project'] = null
-  let types: SearchType[] | null = null
+  let types: SearchKind[] | null = null
   const tokens: Token[] = []
   // Explicit filters first, so that `project:"data platform"` keeps its quotes to itself.
   const rest = query.replace(

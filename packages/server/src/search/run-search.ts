@@ -17,10 +17,10 @@ import { type SearchRow, searchIndex } from './search.queries.ts'
 import {
   type AppliedFilters,
   type Interpreted,
-  SEARCH_TYPES,
+  SEARCH_KINDS,
   type SearchBody,
+  type SearchKind,
   type SearchResponse,
-  type SearchType,
 } from './search.schemas.ts'
 import { kindsFor, resolveFilters, resolveProjectName } from './search-filters.ts'
 import { normalizeQuery } from './search-query.ts'
@@ -51,8 +51,8 @@ export async function runSearch(
   body: SearchRequest,
 ): Promise<string> {
   const { visibility, credential, readableKinds } = caller
-  const readable = SEARCH_TYPES.filter((type) => credential.scopes.has(readScopeOf(type)))
-  const asked: SearchType[] = body.types ?? readable
+  const readable = SEARCH_KINDS.filter((type) => credential.scopes.has(readScopeOf(type)))
+  const asked: SearchKind[] = body.types ?? readable
   const forbidden = asked.filter((type) => !readable.includes(type))
   if (forbidden.length > 0) {
     const required = forbidden.map(readScopeOf)

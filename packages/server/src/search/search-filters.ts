@@ -2,7 +2,7 @@ import { type RawBuilder, sql } from 'kysely'
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import type { SearchFilterValues, TaskStatus } from './question-parser.ts'
-import type { SearchType } from './search.schemas.ts'
+import type { SearchKind } from './search.schemas.ts'
 
 /*
  * Search filters (docs/api.md, "Search"): which kinds each applies to, how a name or id is
@@ -23,11 +23,11 @@ export interface ResolvedFilters {
 }
 
 // Kinds that have the field: a filter on it keeps only these (status: tasks only).
-const TASK_ONLY: readonly SearchType[] = ['task']
-const AUTHORED: readonly SearchType[] = ['task', 'comment', 'activity']
+const TASK_ONLY: readonly SearchKind[] = ['task']
+const AUTHORED: readonly SearchKind[] = ['task', 'comment', 'activity']
 
 /** The kinds a search with these filters can return, in the order given. */
-export function kindsFor(filters: ResolvedFilters, types: readonly SearchType[]): SearchType[] {
+export function kindsFor(filters: ResolvedFilters, types: readonly SearchKind[]): SearchKind[] {
   let kinds = [...types]
   if (filters.status || filters.assigneeId || filters.dueBefore || filters.dueAfter) {
     kinds = kinds.filter((type) => TASK_ONLY.includes(type))

@@ -4,7 +4,7 @@ import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
 import type { ParsedQuestion, QueryTerm } from './question-parser.ts'
-import type { SearchType } from './search.schemas.ts'
+import type { SearchKind } from './search.schemas.ts'
 import { activityFilter, indexFilter, type ResolvedFilters } from './search-filters.ts'
 import { combined, termQuery, textQuery, titleOnly } from './search-query.ts'
 import { editDistance, editsAllowed } from './typo-distance.ts'
@@ -21,7 +21,7 @@ const SEARCH_WINDOW = 1000
 /** One ranked, visible hit with what presenting it needs. */
 export interface SearchRow {
   id: string
-  type: SearchType
+  type: SearchKind
   title: string
   body: string
   rank: number
@@ -38,7 +38,7 @@ export interface SearchRow {
 export interface SearchInput {
   question: Pick<ParsedQuestion, 'terms' | 'phrases' | 'excluded' | 'exact'>
   filters: ResolvedFilters
-  types: readonly SearchType[]
+  types: readonly SearchKind[]
   /** Types the token may read: a hit's title and path name neighbours of these types only. */
   readableKinds: readonly string[]
   after: CursorPosition | null

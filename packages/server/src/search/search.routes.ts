@@ -4,7 +4,7 @@ import { authenticated } from '../api/authenticated.ts'
 import { sendJsonText } from '../api/send-json-text.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { runSearch } from './run-search.ts'
-import { SEARCH_TYPES, SearchBody, SearchResponse } from './search.schemas.ts'
+import { SEARCH_KINDS, SearchBody, SearchResponse } from './search.schemas.ts'
 
 /**
  * `POST /v1/search`: the HTTP adapter of `runSearch` (ranked search of what the caller may open,
@@ -24,7 +24,7 @@ export function searchRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: SearchResponse },
         },
         config: {
-          scopes: { anyOf: [...new Set(SEARCH_TYPES.map(readScopeOf))] },
+          scopes: { anyOf: [...new Set(SEARCH_KINDS.map(readScopeOf))] },
         },
       },
       async (request, reply) => {

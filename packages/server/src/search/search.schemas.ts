@@ -4,12 +4,12 @@ import { allKinds } from '../catalogue/catalogue.ts'
 import { TASK_STATUSES } from '../graph/tasks/tasks.schemas.ts'
 
 /** Kinds of result search can return: those of the catalogue that search finds. */
-export const SEARCH_TYPES: readonly string[] = allKinds()
+export const SEARCH_KINDS: readonly string[] = allKinds()
   .filter((kind) => kind.search)
   .map((kind) => kind.name)
 
 /** A searchable kind's name. */
-export type SearchType = string
+export type SearchKind = string
 
 const Id = Type.String({ minLength: 1, maxLength: 100 })
 const Statuses = Type.Array(Type.Enum([...TASK_STATUSES]), { minItems: 1, uniqueItems: true })
@@ -56,7 +56,7 @@ export const SearchBody = Type.Object(
     }),
     filters: Type.Optional(SearchFilters),
     types: Type.Optional(
-      Type.Array(Type.Enum([...SEARCH_TYPES]), {
+      Type.Array(Type.Enum([...SEARCH_KINDS]), {
         minItems: 1,
         uniqueItems: true,
         description:
@@ -131,7 +131,7 @@ export const Budget = Type.Object(
 export const SearchHit = Type.Object(
   {
     id: Type.String(),
-    type: Type.Enum([...SEARCH_TYPES]),
+    type: Type.Enum([...SEARCH_KINDS]),
     title: Type.String(),
     summary: Type.Optional(Type.String({ description: 'Canvases only.' })),
     due: Type.Optional(Nullable(DateOnly)),
@@ -176,7 +176,7 @@ export const Interpreted = Type.Object(
     phrases: Type.Optional(Type.Array(Type.String())),
     excluded: Type.Optional(Type.Array(Type.String())),
     filters: AppliedFilters,
-    types: Type.Array(Type.Enum([...SEARCH_TYPES]), { description: 'Kinds searched.' }),
+    types: Type.Array(Type.Enum([...SEARCH_KINDS]), { description: 'Kinds searched.' }),
   },
   { title: 'SearchInterpretation' },
 )

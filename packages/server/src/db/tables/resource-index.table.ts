@@ -1,13 +1,13 @@
 import type { Computed, Timestamp } from './columns.ts'
 
 /** The name of a kind that has a row in the resource index (catalogue/kinds.ts, `indexed`). */
-export type IndexedType = string
+export type IndexedKind = string
 
 /** `resource_index`: who may open each resource, and its own searchable text. */
 export interface ResourceIndexTable {
   workspace_id: string
   id: string
-  type: IndexedType
+  type: IndexedKind
   project_id: string | null
   title: string
   body: string

@@ -12,7 +12,7 @@ import { retentionCutoff } from './change-retention.ts'
 import { ChangeWakeups } from './change-wakeups.ts'
 import { presentChange } from './changes.present.ts'
 import { headPosition } from './changes.queries.ts'
-import { CHANGE_RESOURCE_TYPES, ChangePage, ListChangesQuery } from './changes.schemas.ts'
+import { CHANGE_KINDS, ChangePage, ListChangesQuery } from './changes.schemas.ts'
 import { parseEventTypes } from './event-types.ts'
 import { FeedHeads } from './feed-heads.ts'
 import { type FeedReader, type FeedWatch, readChanges } from './read-changes.ts'
@@ -51,7 +51,7 @@ export function changeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           response: { 200: ChangePage },
         },
         config: {
-          scopes: { anyOf: [...new Set(CHANGE_RESOURCE_TYPES.map(readScopeOf))] },
+          scopes: { anyOf: [...new Set(CHANGE_KINDS.map(readScopeOf))] },
         },
       },
       async (request, reply) => {
@@ -81,7 +81,7 @@ export function changeRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         const readerOf = (caller: Caller): FeedReader => ({
           visibility: caller.visibility,
           filters: {
-            resourceTypes: CHANGE_RESOURCE_TYPES.filter((t) => caller.readableKinds.includes(t)),
+            resourceTypes: CHANGE_KINDS.filter((t) => caller.readableKinds.includes(t)),
             events,
             project_id: query.project_id,
           },

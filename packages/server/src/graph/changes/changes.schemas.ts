@@ -4,7 +4,7 @@ import { allKinds } from '../../catalogue/catalogue.ts'
 import { ACTIVITY_VERBS } from '../../db/tables/activity.table.ts'
 
 /** Resource types whose changes the feed carries (the subjects of activity). */
-export const CHANGE_RESOURCE_TYPES: readonly string[] = allKinds()
+export const CHANGE_KINDS: readonly string[] = allKinds()
   .filter((kind) => kind.indexed)
   .map((kind) => kind.name)
 
@@ -13,7 +13,7 @@ export const ChangeRecord = Type.Object(
   {
     id: Type.String({ description: 'The id of the activity entry that recorded the change.' }),
     event: Type.Enum([...ACTIVITY_VERBS], { description: 'What happened, such as task.created.' }),
-    resource_type: Type.Enum([...CHANGE_RESOURCE_TYPES]),
+    resource_type: Type.Enum([...CHANGE_KINDS]),
     resource_id: Type.String(),
     occurred_at: Timestamp,
   },

@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { readScopeOf } from '../../access/scopes.ts'
 import { runSearch, type SearchAnswer, type SearchRequest } from '../../search/run-search.ts'
-import { SEARCH_TYPES, SearchFilters } from '../../search/search.schemas.ts'
+import { SEARCH_KINDS, SearchFilters } from '../../search/search.schemas.ts'
 import { data, inline, sourceLine } from '../markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
@@ -21,7 +21,7 @@ export const searchTool: ToolDefinition<SearchArgs> = {
   description:
     'Search what you can open, in plain language ("what is blocking checkout?", "my overdue ' +
     'tasks"); status:blocked, assignee:me, project:NAME, due<YYYY-MM-DD narrow it.',
-  anyOfScopes: [...new Set(SEARCH_TYPES.map(readScopeOf))],
+  anyOfScopes: [...new Set(SEARCH_KINDS.map(readScopeOf))],
   annotations: READ_ONLY,
   input: terse(
     Type.Object(
@@ -29,7 +29,7 @@ export const searchTool: ToolDefinition<SearchArgs> = {
         query: Type.String({ minLength: 1, maxLength: 500 }),
         filters: Type.Optional(SearchFilters),
         types: Type.Optional(
-          Type.Array(Type.Enum([...SEARCH_TYPES]), { minItems: 1, uniqueItems: true }),
+          Type.Array(Type.Enum([...SEARCH_KINDS]), { minItems: 1, uniqueItems: true }),
         ),
         limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
         cursor: Cursor,
