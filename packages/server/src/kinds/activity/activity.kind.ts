@@ -12,7 +12,7 @@ import type { AnchoredPage } from '../../web/page-view.ts'
 import type { Of } from '../../web/resource.view.ts'
 import { summarizeActivity } from './activity.summary.ts'
 
-/** An activity entry as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
+/** An activity entry as `GET /v1/resources/:id` returns it; null when the caller may not see it. */
 const activityRecord: RecordPart = {
   schema: ActivityRecord,
   async load(deps, caller, id) {
