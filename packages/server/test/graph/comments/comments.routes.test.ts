@@ -26,6 +26,8 @@ test('a comment and a reply to it join the thread of the resource, oldest first'
   })
   assert.equal(comment.status, 201, comment.body)
   assert.equal(comment.json.author_id, id('alice'))
+  // The test's clock stands still: the reply comes a second later, as it would.
+  t.clock.advance(1000)
   const reply = await as('gus-key').post('/v1/comments', {
     resource_id: id('t-open'),
     parent_id: comment.json.id,
