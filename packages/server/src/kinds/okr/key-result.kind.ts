@@ -31,7 +31,7 @@ const keyResultPage: AnchoredPage = {
   anchor: (record, ws) => `${pagePath(ws, (record as Of<'key_result'>).objective_id)}#${record.id}`,
 }
 
-/** The key result kind: its catalogue data and its parts. */
+/** The key result kind: its catalogue data and the parts its consumers read. */
 export const keyResultKind: KindDescriptor = {
   ...KINDS.key_result,
   summarize: summarizeKeyResult,
