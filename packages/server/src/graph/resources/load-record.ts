@@ -26,6 +26,24 @@ declare module '../../catalogue/kind.ts' {
   }
 }
 
+/** A kind's own list query, narrowed to `ids`: the rows among them that the caller may open. */
+export type ListByIds<Row> = (deps: AppDeps, caller: Caller, ids: string[]) => Promise<Row[]>
+
+/** The record part of a kind read through its list query: the id's one row, presented. */
+export function recordFromList<Row>(
+  schema: TSchema,
+  byIds: ListByIds<Row>,
+  present: (row: Row, deps: AppDeps, caller: Caller) => AnyRecord,
+): RecordPart {
+  return {
+    schema,
+    async load(deps, caller, id) {
+      const [row] = await byIds(deps, caller, [id])
+      return row ? present(row, deps, caller) : null
+    },
+  }
+}
+
 /** The record of any resource the caller may open, by the kind its id names; null otherwise. */
 export async function loadRecord(
   deps: AppDeps,

@@ -10,7 +10,7 @@ import { listCanvases } from '../../graph/canvases/canvases.queries.ts'
 import { canvasRoutes } from '../../graph/canvases/canvases.routes.ts'
 import { CanvasRecord } from '../../graph/canvases/canvases.schemas.ts'
 import type { LinkEdges } from '../../graph/links/link-edges.ts'
-import type { RecordPart } from '../../graph/resources/load-record.ts'
+import { type ListByIds, recordFromList } from '../../graph/resources/load-record.ts'
 import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { canvasPage } from './canvas.page.ts'
 import { summarizeCanvas } from './canvas.summary.ts'
@@ -36,17 +36,14 @@ const canvasIndexRows: IndexRows = {
     where c.workspace_id = ${ws} ${onlyIds(sql.ref('c.id'), ids)}`,
 }
 
+/** The canvases among `ids` the caller may open: what its record and page names read. */
+const byIds: ListByIds<Awaited<ReturnType<typeof listCanvases>>[number]> = (deps, caller, ids) =>
+  listCanvases(deps.db, caller.visibility, caller.readableKinds, { ids }, null, ids.length)
+
 /** A canvas as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
-const canvasRecord: RecordPart = {
-  schema: CanvasRecord,
-  async load(deps, caller, id) {
-    const { db, urls } = deps
-    const { visibility, readableKinds } = caller
-    const ids = [id]
-    const [row] = await listCanvases(db, visibility, readableKinds, { ids }, null, 1)
-    return row ? presentCanvas(row, urls) : null
-  },
-}
+const canvasRecord = recordFromList(CanvasRecord, byIds, (row, deps) =>
+  presentCanvas(row, deps.urls),
+)
 
 /** The neighbours of a canvas, as `(rel, rank, id)` rows. */
 const canvasLinks: LinkEdges = (ws, id) => sql`
@@ -114,8 +111,7 @@ export const canvasKind: KindDescriptor = {
   record: canvasRecord,
   links: canvasLinks,
   page: canvasPage,
-  names: (deps, caller, ids) =>
-    listCanvases(deps.db, caller.visibility, caller.readableKinds, { ids }, null, ids.length),
+  names: byIds,
   routes: canvasRoutes,
   reasons: canvasReasons,
   webhookEvents: {

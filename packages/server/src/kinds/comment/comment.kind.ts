@@ -7,7 +7,7 @@ import { listComments } from '../../graph/comments/comments.queries.ts'
 import { commentRoutes } from '../../graph/comments/comments.routes.ts'
 import { CommentRecord } from '../../graph/comments/comments.schemas.ts'
 import type { LinkEdges } from '../../graph/links/link-edges.ts'
-import type { RecordPart } from '../../graph/resources/load-record.ts'
+import { type ListByIds, recordFromList } from '../../graph/resources/load-record.ts'
 import { pagePath } from '../../web/neighbour-names.ts'
 import type { AnchoredPage } from '../../web/page-view.ts'
 import type { Of } from '../../web/resource.view.ts'
@@ -31,17 +31,14 @@ const commentIndexRows: IndexRows = {
       ${ids === null ? sql`` : sql`and (c.id = any(${sql.val([...ids])}::text[]) or c.resource_id = any(${sql.val([...ids])}::text[]))`}`,
 }
 
+/** The comments among `ids` the caller may open: what its record reads. */
+const byIds: ListByIds<Awaited<ReturnType<typeof listComments>>[number]> = (deps, caller, ids) =>
+  listComments(deps.db, caller.visibility, { ids }, null, ids.length)
+
 /** A comment as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
-const commentRecord: RecordPart = {
-  schema: CommentRecord,
-  async load(deps, caller, id) {
-    const { db, urls } = deps
-    const { visibility } = caller
-    const ids = [id]
-    const [row] = await listComments(db, visibility, { ids }, null, 1)
-    return row ? presentComment(row, urls) : null
-  },
-}
+const commentRecord = recordFromList(CommentRecord, byIds, (row, deps) =>
+  presentComment(row, deps.urls),
+)
 
 /** The neighbours of a comment, as `(rel, rank, id)` rows. */
 const commentLinks: LinkEdges = (ws, id) => sql`

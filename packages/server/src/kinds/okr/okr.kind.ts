@@ -11,7 +11,7 @@ import { presentOkr } from '../../graph/okrs/okrs.present.ts'
 import { listOkrs } from '../../graph/okrs/okrs.queries.ts'
 import { okrRoutes } from '../../graph/okrs/okrs.routes.ts'
 import { OkrRecord } from '../../graph/okrs/okrs.schemas.ts'
-import type { RecordPart } from '../../graph/resources/load-record.ts'
+import { type ListByIds, recordFromList } from '../../graph/resources/load-record.ts'
 import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { okrPage } from './okr.page.ts'
 import { summarizeOkr } from './okr.summary.ts'
@@ -32,17 +32,12 @@ const okrIndexRows: IndexRows = {
     from objectives o where o.workspace_id = ${ws} ${onlyIds(sql.ref('o.id'), ids)}`,
 }
 
+/** The objectives among `ids` the caller may open: what its record and page names read. */
+const byIds: ListByIds<Awaited<ReturnType<typeof listOkrs>>[number]> = (deps, caller, ids) =>
+  listOkrs(deps.db, caller.visibility, { ids }, null, ids.length)
+
 /** An objective as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
-const okrRecord: RecordPart = {
-  schema: OkrRecord,
-  async load(deps, caller, id) {
-    const { db, urls } = deps
-    const { visibility } = caller
-    const ids = [id]
-    const [row] = await listOkrs(db, visibility, { ids }, null, 1)
-    return row ? presentOkr(row, urls) : null
-  },
-}
+const okrRecord = recordFromList(OkrRecord, byIds, (row, deps) => presentOkr(row, deps.urls))
 
 /** The neighbours of an objective, as `(rel, rank, id)` rows. */
 const okrLinks: LinkEdges = (ws, id) => sql`
@@ -97,7 +92,7 @@ export const okrKind: KindDescriptor = {
   record: okrRecord,
   links: okrLinks,
   page: okrPage,
-  names: (deps, caller, ids) => listOkrs(deps.db, caller.visibility, { ids }, null, ids.length),
+  names: byIds,
   routes: okrRoutes,
   reasons: okrReasons,
   webhookEvents: {

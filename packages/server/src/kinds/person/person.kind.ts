@@ -6,22 +6,19 @@ import { presentPerson } from '../../graph/people/people.present.ts'
 import { listPeople, namePosition } from '../../graph/people/people.queries.ts'
 import { peopleRoutes } from '../../graph/people/people.routes.ts'
 import { PersonRecord } from '../../graph/people/people.schemas.ts'
-import type { RecordPart } from '../../graph/resources/load-record.ts'
+import { type ListByIds, recordFromList } from '../../graph/resources/load-record.ts'
 import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { personPage } from './person.page.ts'
 import { summarizePerson } from './person.summary.ts'
 
+/** The people among `ids` the caller may open: what its record and page names read. */
+const byIds: ListByIds<Awaited<ReturnType<typeof listPeople>>[number]> = (deps, caller, ids) =>
+  listPeople(deps.db, caller.visibility, { ids }, null, ids.length)
+
 /** A person as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
-const personRecord: RecordPart = {
-  schema: PersonRecord,
-  async load(deps, caller, id) {
-    const { db, urls } = deps
-    const { visibility } = caller
-    const ids = [id]
-    const [row] = await listPeople(db, visibility, { ids }, null, 1)
-    return row ? presentPerson(row, visibility.principal.isMember, urls) : null
-  },
-}
+const personRecord = recordFromList(PersonRecord, byIds, (row, deps, caller) =>
+  presentPerson(row, caller.visibility.principal.isMember, deps.urls),
+)
 
 /** The neighbours of a person, as `(rel, rank, id)` rows. */
 const personLinks: LinkEdges = (ws, id) => sql`
@@ -54,6 +51,6 @@ export const personKind: KindDescriptor = {
   record: personRecord,
   links: personLinks,
   page: personPage,
-  names: (deps, caller, ids) => listPeople(deps.db, caller.visibility, { ids }, null, ids.length),
+  names: byIds,
   routes: peopleRoutes,
 }

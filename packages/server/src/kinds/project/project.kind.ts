@@ -8,7 +8,7 @@ import { presentProject } from '../../graph/projects/projects.present.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
 import { projectRoutes } from '../../graph/projects/projects.routes.ts'
 import { PROJECT_STATUSES, ProjectRecord } from '../../graph/projects/projects.schemas.ts'
-import type { RecordPart } from '../../graph/resources/load-record.ts'
+import { type ListByIds, recordFromList } from '../../graph/resources/load-record.ts'
 import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { projectPage } from './project.page.ts'
 import { summarizeProject } from './project.summary.ts'
@@ -23,17 +23,14 @@ const projectIndexRows: IndexRows = {
     from projects p where p.workspace_id = ${ws} ${onlyIds(sql.ref('p.id'), ids)}`,
 }
 
+/** The projects among `ids` the caller may open: what its record and page names read. */
+const byIds: ListByIds<Awaited<ReturnType<typeof listProjects>>[number]> = (deps, caller, ids) =>
+  listProjects(deps.db, caller.visibility, { ids }, null, ids.length)
+
 /** A project as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
-const projectRecord: RecordPart = {
-  schema: ProjectRecord,
-  async load(deps, caller, id) {
-    const { db, urls } = deps
-    const { visibility } = caller
-    const ids = [id]
-    const [row] = await listProjects(db, visibility, { ids }, null, 1)
-    return row ? presentProject(row, urls) : null
-  },
-}
+const projectRecord = recordFromList(ProjectRecord, byIds, (row, deps) =>
+  presentProject(row, deps.urls),
+)
 
 /** The neighbours of a project, as `(rel, rank, id)` rows. */
 const projectLinks: LinkEdges = (ws, id) => sql`
@@ -72,6 +69,6 @@ export const projectKind: KindDescriptor = {
   record: projectRecord,
   links: projectLinks,
   page: projectPage,
-  names: (deps, caller, ids) => listProjects(deps.db, caller.visibility, { ids }, null, ids.length),
+  names: byIds,
   routes: projectRoutes,
 }

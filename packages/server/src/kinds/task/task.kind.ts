@@ -6,7 +6,7 @@ import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
 import { createdPosition } from '../../db/keyset.ts'
 import type { LinkEdges } from '../../graph/links/link-edges.ts'
-import type { RecordPart } from '../../graph/resources/load-record.ts'
+import { type ListByIds, recordFromList } from '../../graph/resources/load-record.ts'
 import { presentTask } from '../../graph/tasks/tasks.present.ts'
 import { listTasks } from '../../graph/tasks/tasks.queries.ts'
 import { taskRoutes } from '../../graph/tasks/tasks.routes.ts'
@@ -31,17 +31,12 @@ const taskIndexRows: IndexRows = {
     where t.workspace_id = ${ws} ${onlyIds(sql.ref('t.id'), ids)}`,
 }
 
+/** The tasks among `ids` the caller may open: what its record and page names read. */
+const byIds: ListByIds<Awaited<ReturnType<typeof listTasks>>[number]> = (deps, caller, ids) =>
+  listTasks(deps.db, caller.visibility, { ids }, null, ids.length)
+
 /** A task as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
-const taskRecord: RecordPart = {
-  schema: TaskRecord,
-  async load(deps, caller, id) {
-    const { db, urls } = deps
-    const { visibility } = caller
-    const ids = [id]
-    const [row] = await listTasks(db, visibility, { ids }, null, 1)
-    return row ? presentTask(row, urls) : null
-  },
-}
+const taskRecord = recordFromList(TaskRecord, byIds, (row, deps) => presentTask(row, deps.urls))
 
 /** The neighbours of a task, as `(rel, rank, id)` rows. */
 const taskLinks: LinkEdges = (ws, id) => sql`
@@ -98,7 +93,7 @@ export const taskKind: KindDescriptor = {
   record: taskRecord,
   links: taskLinks,
   page: taskPage,
-  names: (deps, caller, ids) => listTasks(deps.db, caller.visibility, { ids }, null, ids.length),
+  names: byIds,
   routes: taskRoutes,
   reasons: taskReasons,
   webhookEvents: {

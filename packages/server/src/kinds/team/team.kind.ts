@@ -5,22 +5,17 @@ import type { LinkEdges } from '../../graph/links/link-edges.ts'
 import { presentTeam } from '../../graph/people/people.present.ts'
 import { listTeams, namePosition } from '../../graph/people/people.queries.ts'
 import { TeamRecord } from '../../graph/people/people.schemas.ts'
-import type { RecordPart } from '../../graph/resources/load-record.ts'
+import { type ListByIds, recordFromList } from '../../graph/resources/load-record.ts'
 import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { teamPage } from './team.page.ts'
 import { summarizeTeam } from './team.summary.ts'
 
+/** The teams among `ids` the caller may open: what its record and page names read. */
+const byIds: ListByIds<Awaited<ReturnType<typeof listTeams>>[number]> = (deps, caller, ids) =>
+  listTeams(deps.db, caller.visibility, { ids }, null, ids.length)
+
 /** A team as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
-const teamRecord: RecordPart = {
-  schema: TeamRecord,
-  async load(deps, caller, id) {
-    const { db, urls } = deps
-    const { visibility } = caller
-    const ids = [id]
-    const [row] = await listTeams(db, visibility, { ids }, null, 1)
-    return row ? presentTeam(row, urls) : null
-  },
-}
+const teamRecord = recordFromList(TeamRecord, byIds, (row, deps) => presentTeam(row, deps.urls))
 
 /** The neighbours of a team, as `(rel, rank, id)` rows. */
 const teamLinks: LinkEdges = (ws, id) => sql`
@@ -52,5 +47,5 @@ export const teamKind: KindDescriptor = {
   record: teamRecord,
   links: teamLinks,
   page: teamPage,
-  names: (deps, caller, ids) => listTeams(deps.db, caller.visibility, { ids }, null, ids.length),
+  names: byIds,
 }

@@ -49,6 +49,19 @@ async function check(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) })
 }
 
+// Ids are random: a resource of the kind that the whole workspace sees, whichever comes first.
+async function openToAll(kind: string): Promise<string> {
+  const row = await t.db.db
+    .selectFrom('resource_index')
+    .select('id')
+    .where('workspace_id', '=', ws.workspace_id)
+    .where('type', '=', kind)
+    .where('ws_visible', '=', true)
+    .orderBy('id')
+    .executeTakeFirstOrThrow()
+  return row.id
+}
+
 test('sign-in, home, project, task, OKR, person, canvas and team pages pass axe', async () => {
   const context = await newContext(browser, { bypassCSP: true })
   const page = await context.newPage()
@@ -71,30 +84,13 @@ test('sign-in, home, project, task, OKR, person, canvas and team pages pass axe'
   await page.waitForURL(/\/task\//)
   await check(page, 'task')
 
-  // Ids are random: an objective the whole workspace sees, whichever comes first.
-  const okr = await t.db.db
-    .selectFrom('resource_index')
-    .select('id')
-    .where('workspace_id', '=', ws.workspace_id)
-    .where('type', '=', 'okr')
-    .where('ws_visible', '=', true)
-    .orderBy('id')
-    .executeTakeFirstOrThrow()
-  await page.goto(`${t.origin}/${ws.workspace_id}/okr/${okr.id}`)
+  await page.goto(`${t.origin}/${ws.workspace_id}/okr/${await openToAll('okr')}`)
   await check(page, 'okr')
 
   await page.goto(`${t.origin}/${ws.workspace_id}/person/${ws.ids.ada}`)
   await check(page, 'person')
 
-  const canvas = await t.db.db
-    .selectFrom('resource_index')
-    .select('id')
-    .where('workspace_id', '=', ws.workspace_id)
-    .where('type', '=', 'canvas')
-    .where('ws_visible', '=', true)
-    .orderBy('id')
-    .executeTakeFirstOrThrow()
-  await page.goto(`${t.origin}/${ws.workspace_id}/canvas/${canvas.id}`)
+  await page.goto(`${t.origin}/${ws.workspace_id}/canvas/${await openToAll('canvas')}`)
   await check(page, 'canvas')
   const team = await t.db.db
     .selectFrom('teams')
