@@ -1,9 +1,10 @@
 import { type Selectable, sql } from 'kysely'
 import type { Visibility } from '../access/visibility.ts'
 import type { Reference } from '../api/require-visible.ts'
+import type { ActivityVerb } from '../catalogue/verbs.ts'
 import type { Db } from '../db/database.ts'
 import { newestFirstAfter } from '../db/keyset.ts'
-import type { ActivityTable, ActivityVerb } from '../db/tables/activity.table.ts'
+import type { ActivityTable } from '../db/tables/activity.table.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
 import { idKind } from '../lib/ids.ts'
 

@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { Nullable, PagingQuery, RecordBase } from '../api/schemas.ts'
-import { ACTIVITY_VERBS } from '../db/tables/activity.table.ts'
+import { ACTIVITY_VERBS } from '../catalogue/verbs.ts'
 
 /**
  * The activity record (docs/api.md, "Records"). Titles come from the current subject, never a

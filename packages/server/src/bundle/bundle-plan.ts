@@ -1,7 +1,7 @@
 import type { Insertable } from 'kysely'
 import { hashSecret, lastFour, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
+import type { ActivityVerb } from '../catalogue/verbs.ts'
 import type { Database } from '../db/database.ts'
-import type { ActivityVerb } from '../db/tables/activity.table.ts'
 import { objectiveProgress } from '../graph/okrs/okr-progress.ts'
 import { type IdKind, newId } from '../lib/ids.ts'
 import { applicationTypeOf } from '../oauth/oauth-clients.ts'

@@ -27,6 +27,11 @@ export interface KindInfo {
   readonly plural: string
   /** Other words that name the kind in a question (`okrs`). */
   readonly aliases?: readonly string[]
+  /**
+   * The verbs of its activity entries (`completed` is `task.completed`): `event` when webhooks
+   * also deliver it as an outbox event (docs/webhooks.md), `activity` when only the stream shows it.
+   */
+  readonly verbs?: { readonly [verb: string]: 'event' | 'activity' }
 }
 
 /**

@@ -48,6 +48,8 @@ export const KINDS = {
     tag: { name: 'projects', description: 'Projects the caller can open.' },
     noun: 'project',
     plural: 'projects',
+
+    verbs: { created: 'activity' },
   },
   canvas: {
     name: 'canvas',
@@ -59,6 +61,8 @@ export const KINDS = {
     tag: { name: 'canvases', description: 'Canvases: documents and boards, by their metadata.' },
     noun: 'canvas',
     plural: 'canvases',
+
+    verbs: { created: 'activity', updated: 'event' },
   },
   task: {
     name: 'task',
@@ -70,6 +74,8 @@ export const KINDS = {
     tag: { name: 'tasks', description: 'Tasks: list, create and complete.' },
     noun: 'task',
     plural: 'tasks',
+
+    verbs: { created: 'event', completed: 'event' },
   },
   okr: {
     name: 'okr',
@@ -82,6 +88,8 @@ export const KINDS = {
     noun: 'objective',
     plural: 'objectives',
     aliases: ['okrs'],
+
+    verbs: { created: 'activity', checkin: 'event' },
   },
   key_result: {
     name: 'key_result',
@@ -111,6 +119,8 @@ export const KINDS = {
     tag: { name: 'comments', description: 'Comment threads on any resource.' },
     noun: 'comment',
     plural: 'comments',
+
+    verbs: { created: 'event' },
   },
   activity: {
     name: 'activity',

@@ -1,6 +1,6 @@
 import { html } from 'ghtml'
 import type { Static } from 'typebox'
-import { EVENT_TYPES } from '../db/tables/activity.table.ts'
+import { EVENT_TYPES } from '../catalogue/verbs.ts'
 import type { WebhookRecord } from '../webhooks/webhooks.schemas.ts'
 import { type FormProblem, fieldError, invalidAttributes, problemSummary } from './form-problems.ts'
 import { csrfForm, layout } from './layout.view.ts'

@@ -1,7 +1,7 @@
 import Type, { type TSchema } from 'typebox'
 import { Timestamp } from '../api/schemas.ts'
 import { kindsWith } from '../catalogue/catalogue.ts'
-import { EVENT_TYPES, type EventType } from '../db/tables/activity.table.ts'
+import { EVENT_TYPES, type EventType } from '../catalogue/verbs.ts'
 import { TEST_EVENT_TYPE } from './test-event.ts'
 
 const DeliveryInfo = Type.Object(

@@ -1,6 +1,6 @@
 import { ProblemError } from '../api/problem-catalogue.ts'
 import { recordAudit } from '../audit/audit-writer.ts'
-import { EVENT_TYPES } from '../db/tables/activity.table.ts'
+import { EVENT_TYPES } from '../catalogue/verbs.ts'
 import type { AuditAction } from '../db/tables/audit.table.ts'
 import { newId } from '../lib/ids.ts'
 import { ruleBroken } from '../writes/business-rule.ts'

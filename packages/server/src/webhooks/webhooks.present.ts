@@ -1,5 +1,5 @@
 import type { Static } from 'typebox'
-import type { EventType } from '../db/tables/activity.table.ts'
+import type { EventType } from '../catalogue/verbs.ts'
 import type { TEST_EVENT_TYPE } from './test-event.ts'
 import type { AttemptRow, DeliveryRow, EndpointRow } from './webhooks.queries.ts'
 import type {

@@ -1,6 +1,6 @@
 import Type from 'typebox'
 import { Nullable, PagingQuery, Timestamp } from '../api/schemas.ts'
-import { EVENT_TYPES } from '../db/tables/activity.table.ts'
+import { EVENT_TYPES } from '../catalogue/verbs.ts'
 import { ENDPOINT_DISABLED_REASONS } from '../db/tables/webhook.table.ts'
 import { TEST_EVENT_TYPE } from './test-event.ts'
 

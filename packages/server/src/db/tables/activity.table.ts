@@ -1,4 +1,5 @@
 import type { ColumnType } from 'kysely'
+import type { ActivityVerb } from '../../catalogue/verbs.ts'
 import type { DefaultTimestamp } from './columns.ts'
 
 /** A field's value before and after a change. */
@@ -6,36 +7,6 @@ export interface FieldChange {
   from: unknown
   to: unknown
 }
-
-/** Every verb of the activity stream; `GET /v1/activity?verbs=` accepts exactly these. */
-export const ACTIVITY_VERBS = [
-  'project.created',
-  'task.created',
-  'task.completed',
-  'comment.created',
-  'canvas.created',
-  'canvas.updated',
-  'okr.created',
-  'okr.checkin',
-] as const
-
-/** One activity verb. */
-export type ActivityVerb = (typeof ACTIVITY_VERBS)[number]
-
-/**
- * The verbs that are also events of the outbox, which webhooks deliver (docs/webhooks.md), in
- * the order the API lists them. Each is described by its kind's `webhookEvents` part.
- */
-export const EVENT_TYPES = [
-  'task.created',
-  'task.completed',
-  'comment.created',
-  'canvas.updated',
-  'okr.checkin',
-] as const satisfies readonly ActivityVerb[]
-
-/** One of the outbox's event types. */
-export type EventType = (typeof EVENT_TYPES)[number]
 
 /** `activity`: the append-only stream of meaningful changes. */
 export interface ActivityTable {

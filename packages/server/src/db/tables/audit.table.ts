@@ -1,5 +1,5 @@
 import type { ColumnType } from 'kysely'
-import { ACTIVITY_VERBS } from './activity.table.ts'
+import { ACTIVITY_VERBS } from '../../catalogue/verbs.ts'
 import type { DefaultTimestamp } from './columns.ts'
 
 /** Every action the audit log records; `GET /v1/audit?action=` accepts exactly these. */

@@ -1,7 +1,8 @@
 import { type Selectable, sql } from 'kysely'
 import type { Visibility } from '../../access/visibility.ts'
+import type { ActivityVerb } from '../../catalogue/verbs.ts'
 import type { Db } from '../../db/database.ts'
-import type { ActivityTable, ActivityVerb } from '../../db/tables/activity.table.ts'
+import type { ActivityTable } from '../../db/tables/activity.table.ts'
 
 /** A change as the feed reads it: an activity entry with its position. */
 export type ChangeRow = Pick<

@@ -1,7 +1,7 @@
 import Type from 'typebox'
 import { Timestamp } from '../../api/schemas.ts'
 import { allKinds } from '../../catalogue/catalogue.ts'
-import { ACTIVITY_VERBS } from '../../db/tables/activity.table.ts'
+import { ACTIVITY_VERBS } from '../../catalogue/verbs.ts'
 
 /** Resource types whose changes the feed carries (the subjects of activity). */
 export const CHANGE_KINDS: readonly string[] = allKinds()

@@ -1,5 +1,5 @@
 import { ProblemError } from '../../api/problem-catalogue.ts'
-import { ACTIVITY_VERBS, type ActivityVerb } from '../../db/tables/activity.table.ts'
+import { ACTIVITY_VERBS, type ActivityVerb } from '../../catalogue/verbs.ts'
 
 /**
  * The events of a `types=` filter (a comma-separated list of activity verbs), sorted and without
