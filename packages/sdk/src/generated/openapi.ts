@@ -786,6 +786,26 @@ export interface paths {
     };
 }
 export interface webhooks {
+    "canvas.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The canvas.updated event
+         * @description A canvas's metadata (title, summary, project, links) changed. Signed as docs/webhooks.md describes.
+         */
+        post: operations["canvasUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "task.created": {
         parameters: {
             query?: never;
@@ -826,46 +846,6 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
-    "comment.created": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * The comment.created event
-         * @description A comment or reply was added. Signed as docs/webhooks.md describes.
-         */
-        post: operations["commentCreatedWebhook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "canvas.updated": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /**
-         * The canvas.updated event
-         * @description A canvas's metadata (title, summary, project, links) changed. Signed as docs/webhooks.md describes.
-         */
-        post: operations["canvasUpdatedWebhook"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "okr.checkin": {
         parameters: {
             query?: never;
@@ -880,6 +860,26 @@ export interface webhooks {
          * @description A check-in was logged on a key result; with the key result and the objective progress. Signed as docs/webhooks.md describes.
          */
         post: operations["okrCheckinWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "comment.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The comment.created event
+         * @description A comment or reply was added. Signed as docs/webhooks.md describes.
+         */
+        post: operations["commentCreatedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -946,7 +946,7 @@ export interface components {
             /** @constant */
             type: "activity";
             /** @enum {unknown} */
-            verb: "project.created" | "task.created" | "task.completed" | "comment.created" | "canvas.created" | "canvas.updated" | "okr.created" | "okr.checkin";
+            verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "okr.created" | "okr.checkin" | "comment.created";
             actor_id: string | null;
             subject_id: string;
             subject_type: string;
@@ -972,7 +972,7 @@ export interface components {
         AuditEntry: {
             id: string;
             /** @enum {unknown} */
-            action: "project.created" | "task.created" | "task.completed" | "comment.created" | "canvas.created" | "canvas.updated" | "okr.created" | "okr.checkin" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent";
+            action: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "okr.created" | "okr.checkin" | "comment.created" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent";
             /** @description The person or integration that acted. */
             actor_id: string;
             token_id: string | null;
@@ -1070,7 +1070,7 @@ export interface components {
              * @description What happened, such as task.created.
              * @enum {unknown}
              */
-            event: "project.created" | "task.created" | "task.completed" | "comment.created" | "canvas.created" | "canvas.updated" | "okr.created" | "okr.checkin";
+            event: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "okr.created" | "okr.checkin" | "comment.created";
             /** @enum {unknown} */
             resource_type: "project" | "canvas" | "task" | "okr" | "comment";
             resource_id: string;
@@ -1262,7 +1262,7 @@ export interface components {
             /** @constant */
             type: "webhook";
             url: string;
-            events: ("task.created" | "task.completed" | "comment.created" | "canvas.updated" | "okr.checkin")[];
+            events: ("canvas.updated" | "task.created" | "task.completed" | "okr.checkin" | "comment.created")[];
             description: string | null;
             /** @enum {unknown} */
             status: "active" | "disabled";
@@ -1306,7 +1306,7 @@ export interface components {
             /** @description An https URL. */
             url: string;
             /** @description Default: all five. */
-            events?: ("task.created" | "task.completed" | "comment.created" | "canvas.updated" | "okr.checkin")[];
+            events?: ("canvas.updated" | "task.created" | "task.completed" | "okr.checkin" | "comment.created")[];
             description?: string;
         };
         /** DeletedWebhookEndpoint */
@@ -2014,7 +2014,7 @@ export interface components {
         /** UpdateWebhookRequest */
         UpdateWebhookRequest: {
             url?: string;
-            events?: ("task.created" | "task.completed" | "comment.created" | "canvas.updated" | "okr.checkin")[];
+            events?: ("canvas.updated" | "task.created" | "task.completed" | "okr.checkin" | "comment.created")[];
             description?: string | null;
             /** @enum {unknown} */
             status?: "active" | "disabled";
@@ -2024,7 +2024,7 @@ export interface components {
             id: string;
             event_id: string;
             /** @enum {unknown} */
-            event_type: "task.created" | "task.completed" | "comment.created" | "canvas.updated" | "okr.checkin" | "webhook.test";
+            event_type: "canvas.updated" | "task.created" | "task.completed" | "okr.checkin" | "comment.created" | "webhook.test";
             /** @enum {unknown} */
             status: "pending" | "succeeded" | "retrying" | "failed" | "skipped";
             attempts: components["schemas"]["DeliveryAttempt"][];
@@ -2041,7 +2041,7 @@ export interface components {
             id: string;
             event_id: string;
             /** @enum {unknown} */
-            event_type: "task.created" | "task.completed" | "comment.created" | "canvas.updated" | "okr.checkin" | "webhook.test";
+            event_type: "canvas.updated" | "task.created" | "task.completed" | "okr.checkin" | "comment.created" | "webhook.test";
             /** @enum {unknown} */
             status: "pending" | "succeeded" | "retrying" | "failed" | "skipped";
             attempts: components["schemas"]["DeliveryAttemptDetail"][];
@@ -2073,7 +2073,7 @@ export interface components {
             /** @constant */
             type: "webhook";
             url: string;
-            events: ("task.created" | "task.completed" | "comment.created" | "canvas.updated" | "okr.checkin")[];
+            events: ("canvas.updated" | "task.created" | "task.completed" | "okr.checkin" | "comment.created")[];
             description: string | null;
             /** @enum {unknown} */
             status: "active" | "disabled";
@@ -2805,7 +2805,7 @@ export interface operations {
                 /** @description Only entries at or after this time. */
                 since?: string;
                 /** @description Only these verbs, such as task.completed (repeat for several). */
-                verbs?: ("project.created" | "task.created" | "task.completed" | "comment.created" | "canvas.created" | "canvas.updated" | "okr.created" | "okr.checkin")[];
+                verbs?: ("project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "okr.created" | "okr.checkin" | "comment.created")[];
                 /** @description Only entries of this project. */
                 project_id?: string;
             };
@@ -2848,7 +2848,7 @@ export interface operations {
                 /** @description Only entries at or after this time. */
                 since?: string;
                 /** @description Only these verbs, such as task.completed (repeat for several). */
-                verbs?: ("project.created" | "task.created" | "task.completed" | "comment.created" | "canvas.created" | "canvas.updated" | "okr.created" | "okr.checkin")[];
+                verbs?: ("project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "okr.created" | "okr.checkin" | "comment.created")[];
             };
             header?: never;
             path: {
@@ -3299,7 +3299,7 @@ export interface operations {
                 actor_id?: string;
                 resource_id?: string;
                 /** @description Only entries of this action. */
-                action?: "project.created" | "task.created" | "task.completed" | "comment.created" | "canvas.created" | "canvas.updated" | "okr.created" | "okr.checkin" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent";
+                action?: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "okr.created" | "okr.checkin" | "comment.created" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent";
                 /** @description Entries at or after this time. */
                 since?: string;
                 /** @description Entries before this time. */
@@ -4042,6 +4042,35 @@ export interface operations {
             };
         };
     };
+    canvasUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CanvasUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     taskCreatedWebhook: {
         parameters: {
             query?: never;
@@ -4100,64 +4129,6 @@ export interface operations {
             };
         };
     };
-    commentCreatedWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CommentCreatedEvent"];
-            };
-        };
-        responses: {
-            /** @description Received. Any 2xx counts; answer within 15 seconds. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: the endpoint is disabled and nothing more is sent. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
-    canvasUpdatedWebhook: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": components["schemas"]["CanvasUpdatedEvent"];
-            };
-        };
-        responses: {
-            /** @description Received. Any 2xx counts; answer within 15 seconds. */
-            200: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description Gone: the endpoint is disabled and nothing more is sent. */
-            410: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-        };
-    };
     okrCheckinWebhook: {
         parameters: {
             query?: never;
@@ -4168,6 +4139,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["OkrCheckinEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    commentCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CommentCreatedEvent"];
             };
         };
         responses: {
