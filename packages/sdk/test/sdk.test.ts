@@ -64,10 +64,12 @@ test('one status or several filter tasks', async () => {
   assert.ok(both.length > single.length)
 })
 
-test('writes: create and complete a task, comment, check in, with the answers typed', async () => {
+test('writes: create, change and complete a task, comment, check in, with the answers typed', async () => {
   const wg = sdk()
   const task: Task = await wg.tasks.create({ title: 'SDK task', project_id: ws.ids.open })
   assert.equal(task.status, 'todo')
+  const moved: Task = await wg.tasks.update(task.id, { due: '2026-12-24', status: 'blocked' })
+  assert.deepEqual([moved.due, moved.status], ['2026-12-24', 'blocked'])
   const done = await wg.tasks.complete(task.id)
   assert.equal(done.status, 'done')
   assert.ok(done.completed_at)

@@ -173,6 +173,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/tasks/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a task's title, description, status, assignee or due date
+         * @description Only the fields given change; a body that changes nothing answers 200 and records nothing. `status: "done"` completes the task (a `task.completed` event), another status reopens a done one.
+         */
+        patch: operations["updateTask"];
+        trace?: never;
+    };
     "/v1/tasks/{id}/complete": {
         parameters: {
             query?: never;
@@ -846,6 +866,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "task.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The task.updated event
+         * @description A task changed its title, description, status (other than to done), assignee or due date. Signed as docs/webhooks.md describes.
+         */
+        post: operations["taskUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "okr.checkin": {
         parameters: {
             query?: never;
@@ -946,7 +986,7 @@ export interface components {
             /** @constant */
             type: "activity";
             /** @enum {unknown} */
-            verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "okr.created" | "okr.checkin" | "comment.created";
+            verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
             actor_id: string | null;
             subject_id: string;
             subject_type: string;
@@ -972,7 +1012,7 @@ export interface components {
         AuditEntry: {
             id: string;
             /** @enum {unknown} */
-            action: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "okr.created" | "okr.checkin" | "comment.created" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent";
+            action: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent";
             /** @description The person or integration that acted. */
             actor_id: string;
             token_id: string | null;
@@ -1070,7 +1110,7 @@ export interface components {
              * @description What happened, such as task.created.
              * @enum {unknown}
              */
-            event: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "okr.created" | "okr.checkin" | "comment.created";
+            event: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
             /** @enum {unknown} */
             resource_type: "project" | "canvas" | "task" | "okr" | "comment";
             resource_id: string;
@@ -1262,7 +1302,7 @@ export interface components {
             /** @constant */
             type: "webhook";
             url: string;
-            events: ("canvas.updated" | "task.created" | "task.completed" | "okr.checkin" | "comment.created")[];
+            events: ("canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created")[];
             description: string | null;
             /** @enum {unknown} */
             status: "active" | "disabled";
@@ -1306,7 +1346,7 @@ export interface components {
             /** @description An https URL. */
             url: string;
             /** @description Default: all five. */
-            events?: ("canvas.updated" | "task.created" | "task.completed" | "okr.checkin" | "comment.created")[];
+            events?: ("canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created")[];
             description?: string;
         };
         /** DeletedWebhookEndpoint */
@@ -1948,6 +1988,26 @@ export interface components {
             data: components["schemas"]["Task"][];
             next_cursor: string | null;
         };
+        /**
+         * TaskUpdatedEvent
+         * @description A task changed its title, description, status (other than to done), assignee or due date.
+         */
+        TaskUpdatedEvent: {
+            /** @description The event (evt_…): the same on every retry; dedupe on it. */
+            id: string;
+            /** @constant */
+            type: "task.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            workspace_id: string;
+            delivery: components["schemas"]["WebhookDeliveryInfo"];
+            data: {
+                object: components["schemas"]["Task"];
+            };
+        };
         /** Team */
         Team: {
             id: string;
@@ -2011,10 +2071,23 @@ export interface components {
             /** @description The projects, canvases, tasks and OKRs the canvas links to, in order. Links you cannot open are kept, after these. */
             links?: string[];
         };
+        /** UpdateTaskRequest */
+        UpdateTaskRequest: {
+            title?: string;
+            /** @description Markdown. */
+            description?: string;
+            /**
+             * @description `done` completes the task; another status reopens a done one.
+             * @enum {unknown}
+             */
+            status?: "todo" | "in_progress" | "blocked" | "done";
+            assignee_id?: string | null;
+            due?: string | null;
+        };
         /** UpdateWebhookRequest */
         UpdateWebhookRequest: {
             url?: string;
-            events?: ("canvas.updated" | "task.created" | "task.completed" | "okr.checkin" | "comment.created")[];
+            events?: ("canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created")[];
             description?: string | null;
             /** @enum {unknown} */
             status?: "active" | "disabled";
@@ -2024,7 +2097,7 @@ export interface components {
             id: string;
             event_id: string;
             /** @enum {unknown} */
-            event_type: "canvas.updated" | "task.created" | "task.completed" | "okr.checkin" | "comment.created" | "webhook.test";
+            event_type: "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created" | "webhook.test";
             /** @enum {unknown} */
             status: "pending" | "succeeded" | "retrying" | "failed" | "skipped";
             attempts: components["schemas"]["DeliveryAttempt"][];
@@ -2041,7 +2114,7 @@ export interface components {
             id: string;
             event_id: string;
             /** @enum {unknown} */
-            event_type: "canvas.updated" | "task.created" | "task.completed" | "okr.checkin" | "comment.created" | "webhook.test";
+            event_type: "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created" | "webhook.test";
             /** @enum {unknown} */
             status: "pending" | "succeeded" | "retrying" | "failed" | "skipped";
             attempts: components["schemas"]["DeliveryAttemptDetail"][];
@@ -2073,7 +2146,7 @@ export interface components {
             /** @constant */
             type: "webhook";
             url: string;
-            events: ("canvas.updated" | "task.created" | "task.completed" | "okr.checkin" | "comment.created")[];
+            events: ("canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created")[];
             description: string | null;
             /** @enum {unknown} */
             status: "active" | "disabled";
@@ -2622,6 +2695,48 @@ export interface operations {
             "5XX": components["responses"]["Problem"];
         };
     };
+    updateTask: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A resource id, such as tsk_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTaskRequest"];
+            };
+        };
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Task"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["Problem"];
+            "5XX": components["responses"]["Problem"];
+        };
+    };
     completeTask: {
         parameters: {
             query?: {
@@ -2805,7 +2920,7 @@ export interface operations {
                 /** @description Only entries at or after this time. */
                 since?: string;
                 /** @description Only these verbs, such as task.completed (repeat for several). */
-                verbs?: ("project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "okr.created" | "okr.checkin" | "comment.created")[];
+                verbs?: ("project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created")[];
                 /** @description Only entries of this project. */
                 project_id?: string;
             };
@@ -2848,7 +2963,7 @@ export interface operations {
                 /** @description Only entries at or after this time. */
                 since?: string;
                 /** @description Only these verbs, such as task.completed (repeat for several). */
-                verbs?: ("project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "okr.created" | "okr.checkin" | "comment.created")[];
+                verbs?: ("project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created")[];
             };
             header?: never;
             path: {
@@ -3299,7 +3414,7 @@ export interface operations {
                 actor_id?: string;
                 resource_id?: string;
                 /** @description Only entries of this action. */
-                action?: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "okr.created" | "okr.checkin" | "comment.created" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent";
+                action?: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent";
                 /** @description Entries at or after this time. */
                 since?: string;
                 /** @description Entries before this time. */
@@ -4110,6 +4225,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["TaskCompletedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    taskUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TaskUpdatedEvent"];
             };
         };
         responses: {

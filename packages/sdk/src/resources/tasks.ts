@@ -8,7 +8,7 @@ export type ListTasksParams = Omit<ListParams<'listTasks'>, 'status'> & {
   status?: TaskStatus | TaskStatus[]
 }
 
-/** Tasks: list the ones the token may open, create and complete them. */
+/** Tasks: list the ones the token may open; create, change and complete them. */
 export class Tasks {
   readonly #transport: Transport
 
@@ -34,6 +34,23 @@ export class Tasks {
     options: O = {} as O,
   ): Promise<WriteAnswer<O, Task>> {
     return this.#transport.request({ method: 'POST', path: '/v1/tasks', body, write: options })
+  }
+
+  /**
+   * Changes the fields given (scope `task:write`): title, description, status (`done` completes,
+   * another status reopens), `assignee_id` and `due` (null clears them).
+   */
+  update<O extends WriteOptions = WriteOptions>(
+    id: string,
+    body: BodyOf<'updateTask'>,
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, Task>> {
+    return this.#transport.request({
+      method: 'PATCH',
+      path: pathOf`/v1/tasks/${id}`,
+      body,
+      write: options,
+    })
   }
 
   /** Marks a task done; completing a done task changes nothing. */

@@ -75,7 +75,7 @@ export const KINDS = {
     noun: 'task',
     plural: 'tasks',
 
-    verbs: { created: 'event', completed: 'event' },
+    verbs: { created: 'event', completed: 'event', updated: 'event' },
   },
   okr: {
     name: 'okr',

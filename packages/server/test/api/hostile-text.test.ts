@@ -110,7 +110,10 @@ describe('MCP tools', () => {
       })
       assertSafeAnswer(created, `create_task dry_run ${dry_run}`)
       const task = dry_run ? id('sub') : (created.structuredContent?.id as string)
-      assertSafeAnswer(await call('complete_task', { task_id: task, dry_run }), 'complete_task')
+      assertSafeAnswer(
+        await call('update_task', { task_id: task, status: 'done', dry_run }),
+        'update_task',
+      )
       assertSafeAnswer(
         await call('add_comment', { resource_id: task, body: hostileText('added'), dry_run }),
         'add_comment',

@@ -14,6 +14,7 @@ test('the activity verbs are the kinds’ verbs, named <kind>.<verb>, in catalog
       'canvas.updated',
       'task.created',
       'task.completed',
+      'task.updated',
       'okr.created',
       'okr.checkin',
       'comment.created',

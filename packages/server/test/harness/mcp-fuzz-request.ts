@@ -82,7 +82,7 @@ function argumentsFor(g: Gen, tool: string, ids: string[]): unknown {
     activity: { limit: int(g, -1, 60) },
     workspace: {},
     create_task: { title: pick(g, ['T', '', ' ']), project_id: id },
-    complete_task: { task_id: id },
+    update_task: { task_id: id, status: 'done' },
     add_comment: { resource_id: id, body: 'b' },
     okr_checkin: { key_result_id: id, value: 1 },
   }

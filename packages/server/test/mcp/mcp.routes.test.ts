@@ -19,7 +19,7 @@ const id = (key: string) => ws.ids[key] as string
 const text = (result: CalledTool) => result.content.map((part) => part.text ?? '').join('\n')
 
 const READ_TOOLS = ['search', 'fetch', 'workspace', 'list', 'activity']
-const WRITE_TOOLS = ['create_task', 'complete_task', 'add_comment', 'okr_checkin']
+const WRITE_TOOLS = ['create_task', 'update_task', 'add_comment', 'okr_checkin']
 
 before(async () => {
   t = await startListeningTestApp()
@@ -83,7 +83,7 @@ for (const generation of GENERATIONS) {
       const expectations: [string, string[]][] = [
         ['alice-key', [...READ_TOOLS, ...WRITE_TOOLS]],
         ['reader', READ_TOOLS],
-        ['tasks-only', ['search', 'fetch', 'workspace', 'list', 'create_task', 'complete_task']],
+        ['tasks-only', ['search', 'fetch', 'workspace', 'list', 'create_task', 'update_task']],
       ]
       for (const [key, expected] of expectations) {
         const mcp = await connectMcp(generation, mcpUrl, tokenOf(ws, key))
@@ -208,8 +208,18 @@ test('MCP writes go through the REST write path: idempotent, audited as via mcp'
     assert.match(text(other), /idempotency_key_reused/)
 
     const taskId = first.structuredContent?.id as string
-    const done = await mcp.callTool('complete_task', { task_id: taskId })
+    const done = await mcp.callTool('update_task', { task_id: taskId, status: 'done' })
     assert.equal(done.structuredContent?.status, 'done')
+    const reopened = await mcp.callTool('update_task', {
+      task_id: taskId,
+      status: 'todo',
+      due: '2026-12-24',
+    })
+    assert.deepEqual(
+      [reopened.structuredContent?.status, reopened.structuredContent?.due],
+      ['todo', '2026-12-24'],
+    )
+    assert.match(text(reopened), /is now todo, unassigned, due 2026-12-24/)
     const comment = await mcp.callTool('add_comment', { resource_id: taskId, body: 'Shipped.' })
     assert.equal(comment.isError, undefined, text(comment))
     const checkin = await mcp.callTool('okr_checkin', { key_result_id: id('kr1'), value: 55 })
@@ -226,6 +236,7 @@ test('MCP writes go through the REST write path: idempotent, audited as via mcp'
         ['comment.created', 'mcp'],
         ['task.completed', 'mcp'],
         ['task.created', 'mcp'],
+        ['task.updated', 'mcp'],
       ].filter(([action]) => entries.some((e) => e.action === action)),
     )
     assert.ok(entries.length >= 2 && entries.every((e) => e.via === 'mcp'))

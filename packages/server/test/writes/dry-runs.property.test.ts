@@ -19,7 +19,7 @@ before(async () => {
 })
 after(() => t.close())
 
-const KINDS = ['create_task', 'complete_task', 'add_comment', 'okr_checkin'] as const
+const KINDS = ['create_task', 'update_task', 'add_comment', 'okr_checkin'] as const
 
 /** A random write: who, what, on which (possibly hidden) target, through which transport. */
 const writeArbitrary = fc.record({
@@ -38,10 +38,12 @@ function request(kind: (typeof KINDS)[number], target: string | undefined, valid
         url: '/v1/tasks',
         args: { title: valid ? 'Random' : '', ...(target ? { project_id: target } : {}) },
       }
-    case 'complete_task':
+    case 'update_task':
       return {
-        url: `/v1/tasks/${target ?? 'tsk_unknown'}/complete`,
-        args: { task_id: target ?? 'tsk_unknown' },
+        method: 'patch' as const,
+        url: `/v1/tasks/${target ?? 'tsk_unknown'}`,
+        args: valid ? { status: 'done', due: '2026-12-24' } : { title: '' },
+        tool: { task_id: target ?? 'tsk_unknown' },
       }
     case 'add_comment':
       return {
@@ -73,26 +75,29 @@ test('dry runs change no table and agree with the real write', async () => {
           const token = result.api_keys[`${person.key}-writer`]?.token as string
           const targets = {
             create_task: [...world.projects.keys()],
-            complete_task: [...world.tasks.keys()],
+            update_task: [...world.tasks.keys()],
             add_comment: [...world.tasks.keys(), ...world.projects.keys()],
             okr_checkin: [...world.okrs.values()].flatMap((okr) => okr.keyResults),
           }[write.kind]
-          const { url, args } = request(write.kind, pick(targets, write.target), write.valid)
+          const made = request(write.kind, pick(targets, write.target), write.valid)
+          const { url, args } = made
+          const method: 'post' | 'patch' = 'method' in made && made.method ? made.method : 'post'
+          const toolArgs = { ...('tool' in made ? made.tool : {}), ...args }
           const before = await tableSnapshot(t.db.db)
           if (write.via === 'rest') {
             const api = client(t.app, token)
-            const dry = await api.post(`${url}?dry_run=true`, args)
+            const dry = await api[method](`${url}?dry_run=true`, args)
             assert.deepEqual(await tableSnapshot(t.db.db), before, `${write.kind} dry run`)
-            const real = await api.post(url, args)
+            const real = await api[method](url, args)
             if (real.status < 300) assert.equal(dry.status, 200, dry.body)
             else assert.deepEqual([dry.status, dry.json.code], [real.status, real.json.code])
           } else {
             const dry = await callToolInProcess(t.app, token, write.kind, {
-              ...args,
+              ...toolArgs,
               dry_run: true,
             })
             assert.deepEqual(await tableSnapshot(t.db.db), before, `${write.kind} dry tool`)
-            const real = await callToolInProcess(t.app, token, write.kind, args)
+            const real = await callToolInProcess(t.app, token, write.kind, toolArgs)
             assert.equal(dry.isError ?? false, real.isError ?? false, JSON.stringify(dry))
             if (real.isError) assert.deepEqual(dry.content, real.content)
             else assert.equal(dry.structuredContent?.dry_run, true)

@@ -366,8 +366,9 @@ test('MCP write tools take dry_run: the answer the tool would give, nothing writ
     ['task.created'],
   )
   assert.match(JSON.stringify(dry.content), /nothing was written/)
-  const refused = await callToolInProcess(t.app, token, 'complete_task', {
+  const refused = await callToolInProcess(t.app, token, 'update_task', {
     task_id: 'tsk_00000000000000000000000000',
+    status: 'done',
     dry_run: true,
   })
   assert.equal(refused.isError, true)

@@ -10,7 +10,7 @@ import { personCanOpen } from '../../writes/person-can-open.ts'
 import { recordChange, type WriteContext } from '../../writes/write-context.ts'
 import { presentTask } from './tasks.present.ts'
 import { listTasks, type TaskRow } from './tasks.queries.ts'
-import type { CreateTaskBody, TaskRecord } from './tasks.schemas.ts'
+import type { CreateTaskBody, TaskRecord, UpdateTaskBody } from './tasks.schemas.ts'
 
 type Task = Static<typeof TaskRecord>
 
@@ -97,25 +97,81 @@ export async function createTask(
  * Marks a task done. Completing a task that is already done changes nothing and records
  * nothing: the call is naturally idempotent, with or without a key.
  */
-export async function completeTask(w: WriteContext, taskId: string): Promise<Task> {
+export function completeTask(w: WriteContext, taskId: string): Promise<Task> {
+  return updateTask(w, taskId, { status: 'done' })
+}
+
+/**
+ * Changes a task's title, description, status, assignee or due date (docs/api.md, "Writes").
+ * Only the fields given change, and a body that changes nothing records nothing. Setting `done`
+ * completes the task, with the `task.completed` entry and event that completing gives; any other
+ * change is `task.updated`, and a status other than `done` reopens a done task. A new assignee
+ * must be a person the caller can see who can open the task's project; a task without a project
+ * is reassigned only by its creator, since the assignee is who else may open it.
+ */
+export async function updateTask(
+  w: WriteContext,
+  taskId: string,
+  input: Static<typeof UpdateTaskBody>,
+): Promise<Task> {
+  const ws = w.principal.workspaceId
   if (idKind(taskId) !== 'task' || !(await canOpen(w.trx, w.visibility, taskId))) throw notFound()
+  requireText('/title', input.title)
+  await requireVisible(w.trx, w.visibility, [['/assignee_id', 'person', input.assignee_id]])
   const before = await taskRow(w, taskId)
-  if (before.status === 'done') return taskFor(w, taskId)
-  const after = { ...before, status: 'done' as const, completed_at: w.now, updated_at: w.now }
+  const reassigned = input.assignee_id !== undefined && input.assignee_id !== before.assignee_id
+  if (reassigned && before.project_id === null && before.creator_id !== w.principal.actorId)
+    throw ruleBroken('/assignee_id', 'of a task without a project is changed only by its creator')
+  if (
+    reassigned &&
+    input.assignee_id &&
+    before.project_id &&
+    !(await personCanOpen(w.trx, ws, input.assignee_id, before.project_id))
+  )
+    throw ruleBroken('/assignee_id', "must be a person who can open the task's project")
+
+  const status = input.status ?? before.status
+  const after: StoredTask = {
+    ...before,
+    title: input.title ?? before.title,
+    description: input.description ?? before.description,
+    status,
+    assignee_id: input.assignee_id === undefined ? before.assignee_id : input.assignee_id,
+    due: input.due === undefined ? before.due : input.due,
+    completed_at: status !== 'done' ? null : before.status === 'done' ? before.completed_at : w.now,
+    updated_at: w.now,
+  }
+  const changed = UPDATABLE.filter((field) => before[field] !== after[field])
+  if (changed.length === 0) return taskFor(w, taskId)
+
   await w.trx
     .updateTable('tasks')
-    .set({ status: 'done', completed_at: w.now, updated_at: w.now })
-    .where('workspace_id', '=', before.workspace_id)
+    .set({
+      title: after.title,
+      description: after.description,
+      status: after.status,
+      assignee_id: after.assignee_id,
+      due: after.due,
+      completed_at: after.completed_at,
+      updated_at: w.now,
+    })
+    .where('workspace_id', '=', ws)
     .where('id', '=', taskId)
     .execute()
-  await syncResourceIndex(w.trx, before.workspace_id, { ids: [taskId] })
+  await syncResourceIndex(w.trx, ws, { ids: [taskId] })
+  const completed = before.status !== 'done' && after.status === 'done'
   await recordChange(w, {
-    verb: 'task.completed',
+    verb: completed ? 'task.completed' : 'task.updated',
     subjectId: taskId,
     subjectType: 'task',
     projectId: before.project_id,
     refs: [before.parent_id],
-    changes: { status: { from: before.status, to: 'done' } },
+    // The assignee stays out of activity: its readers may not be able to see either person.
+    changes: Object.fromEntries(
+      changed
+        .filter((field) => field !== 'assignee_id')
+        .map((field) => [field, { from: before[field], to: after[field] }]),
+    ),
     audit: {
       resourceId: taskId,
       resourceType: 'task',
@@ -126,6 +182,9 @@ export async function completeTask(w: WriteContext, taskId: string): Promise<Tas
   })
   return taskFor(w, taskId)
 }
+
+// The fields a task's update may change, in the order its activity lists them.
+const UPDATABLE = ['title', 'description', 'status', 'assignee_id', 'due'] as const
 
 type StoredTask = Omit<TaskRow, `${string}_visible`>
 

@@ -7,12 +7,12 @@ import type { AppDeps } from '../../app-deps.ts'
 import { createdPosition } from '../../db/keyset.ts'
 import { httpWrite } from '../../writes/http-write.ts'
 import { IdempotencyHeaders } from '../../writes/write-schemas.ts'
-import { completeTask, createTask } from './tasks.commands.ts'
+import { completeTask, createTask, updateTask } from './tasks.commands.ts'
 import { presentTask } from './tasks.present.ts'
 import { listTasks } from './tasks.queries.ts'
-import { CreateTaskBody, ListTasksQuery, TaskRecord } from './tasks.schemas.ts'
+import { CreateTaskBody, ListTasksQuery, TaskRecord, UpdateTaskBody } from './tasks.schemas.ts'
 
-/** `GET /v1/tasks` (tasks the caller may open, newest first), creating and completing tasks. */
+/** `GET /v1/tasks` (tasks the caller may open, newest first); creating, changing, completing. */
 export function taskRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
@@ -59,6 +59,29 @@ export function taskRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         httpWrite(deps, request, reply, async (w) => ({
           status: 201,
           body: await createTask(w, request.body),
+        })),
+    )
+
+    app.patch(
+      '/v1/tasks/:id',
+      {
+        schema: {
+          operationId: 'updateTask',
+          summary: "Change a task's title, description, status, assignee or due date",
+          description:
+            'Only the fields given change; a body that changes nothing answers 200 and records nothing. `status: "done"` completes the task (a `task.completed` event), another status reopens a done one.',
+          tags: ['tasks'],
+          headers: IdempotencyHeaders,
+          params: IdParams,
+          body: UpdateTaskBody,
+          response: { 200: TaskRecord },
+        },
+        config: { scopes: ['task:write'], write: true },
+      },
+      (request, reply) =>
+        httpWrite(deps, request, reply, async (w) => ({
+          status: 200,
+          body: await updateTask(w, request.params.id, request.body),
         })),
     )
 

@@ -75,3 +75,27 @@ export const CreateTaskBody = Type.Object(
     additionalProperties: false,
   },
 )
+
+/**
+ * The body of `PATCH /v1/tasks/:id` (docs/api.md, "Writes"): the fields to change. `null` clears
+ * the assignee or the due date; a status other than `done` reopens a done task.
+ */
+export const UpdateTaskBody = Type.Object(
+  {
+    title: Type.Optional(Type.String({ minLength: 1, maxLength: 500 })),
+    description: Type.Optional(Type.String({ maxLength: 10_000, description: 'Markdown.' })),
+    status: Type.Optional(
+      Type.Enum([...TASK_STATUSES], {
+        description: '`done` completes the task; another status reopens a done one.',
+      }),
+    ),
+    assignee_id: Reference("A person who can open the task's project, or null to unassign."),
+    due: Type.Optional(Nullable(DateOnly)),
+  },
+  {
+    title: 'UpdateTaskRequest',
+    examples: [{ assignee_id: 'usr_01JD3', due: '2026-12-08' }, { status: 'todo' }],
+    additionalProperties: false,
+    minProperties: 1,
+  },
+)

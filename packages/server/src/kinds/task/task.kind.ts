@@ -103,5 +103,11 @@ export const taskKind: KindDescriptor = {
       object: TaskRecord,
       about: 'A task was marked done; the record has `completed_at`.',
     },
+    'task.updated': {
+      title: 'TaskUpdatedEvent',
+      object: TaskRecord,
+      about:
+        'A task changed its title, description, status (other than to done), assignee or due date.',
+    },
   },
 }

@@ -4,7 +4,7 @@ import { fetchTool } from './fetch.tool.ts'
 import { listTool } from './list.tool.ts'
 import { searchTool } from './search.tool.ts'
 import { workspaceTool } from './workspace.tool.ts'
-import { addCommentTool, completeTaskTool, createTaskTool, okrCheckinTool } from './write-tools.ts'
+import { addCommentTool, createTaskTool, okrCheckinTool, updateTaskTool } from './write-tools.ts'
 
 /** Every MCP tool, in the order `tools/list` shows them (docs/mcp.md, "Tools"). */
 export const TOOLS: readonly ToolDefinition<never>[] = [
@@ -14,7 +14,7 @@ export const TOOLS: readonly ToolDefinition<never>[] = [
   listTool,
   activityTool,
   createTaskTool,
-  completeTaskTool,
+  updateTaskTool,
   addCommentTool,
   okrCheckinTool,
 ]

@@ -25,15 +25,18 @@ export const Ref = Type.Object({ id: Type.String(), title: Type.String(), url: T
 export const NextCursor = Type.Union([Type.String(), Type.Null()])
 
 /**
- * A schema without its descriptions, for a tool's arguments made from a `/v1` body: the REST
- * reference explains each field at length, and a tool's definition is read on every turn of a
- * model. Apply it to the whole object: its `required` list is computed when it is built.
+ * A schema without its descriptions, titles and examples, for a tool's arguments made from a
+ * `/v1` body: the REST reference explains each field at length, the tool has a title and
+ * description of its own, and a tool's definition is read on every turn of a model. Apply it to
+ * the whole object: its `required` list is computed when it is built.
  */
 export function terse<T extends TSchema>(schema: T): T {
-  return JSON.parse(JSON.stringify(schema), (key, value) =>
-    // A property may be called `description` too (a task's): only the annotation goes.
-    key === 'description' && typeof value === 'string' ? undefined : value,
-  )
+  return JSON.parse(JSON.stringify(schema), (key, value) => {
+    // A property may be called `description` or `title` too (a task's): its schema is an
+    // object, and only the annotations, which are strings, go.
+    if ((key === 'description' || key === 'title') && typeof value === 'string') return undefined
+    return key === 'examples' ? undefined : value
+  })
 }
 
 /** A write tool's `dry_run` flag (docs/mcp.md, "Dry runs"). */

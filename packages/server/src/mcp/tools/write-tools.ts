@@ -4,14 +4,15 @@ import { createComment } from '../../graph/comments/comments.commands.ts'
 import { CreateCommentBody } from '../../graph/comments/comments.schemas.ts'
 import { createCheckin } from '../../graph/okrs/checkins.commands.ts'
 import { CreateCheckinBody } from '../../graph/okrs/okr-parts.schemas.ts'
-import { completeTask, createTask } from '../../graph/tasks/tasks.commands.ts'
-import { CreateTaskBody } from '../../graph/tasks/tasks.schemas.ts'
+import { createTask, updateTask } from '../../graph/tasks/tasks.commands.ts'
+import { CreateTaskBody, UpdateTaskBody } from '../../graph/tasks/tasks.schemas.ts'
 import { data, inline, link } from '../markdown.ts'
 import { mcpWrite } from '../mcp-write.ts'
 import { ADDITIVE, IDEMPOTENT_WRITE, type ToolDefinition } from '../tool-definition.ts'
 import { DryRun, IdempotencyKey, Ref, terse } from './tool-schemas.ts'
 
 type Keyed<T> = T & { idempotency_key?: string; dry_run?: boolean }
+type UpdateTaskInput = Static<typeof UpdateTaskBody>
 
 /** A `/v1` write body as a tool's arguments: terse, with the retry key beside its fields. */
 function keyed(body: TObject): TSchema {
@@ -67,32 +68,53 @@ export const createTaskTool: ToolDefinition<Keyed<Static<typeof CreateTaskBody>>
   },
 }
 
-/** `complete_task`: `POST /v1/tasks/:id/complete` as a tool; completing a done task is a no-op. */
-export const completeTaskTool: ToolDefinition<Keyed<{ task_id: string }>> = {
-  name: 'complete_task',
-  title: 'Complete a task',
-  description: 'Mark a task done. Completing a task that is already done changes nothing.',
+/**
+ * `update_task`: `PATCH /v1/tasks/:id` as a tool: reassign, reschedule, rename, describe,
+ * change the status, complete (`done`) or reopen. A change to nothing is a no-op.
+ */
+export const updateTaskTool: ToolDefinition<Keyed<{ task_id: string } & UpdateTaskInput>> = {
+  name: 'update_task',
+  title: 'Update a task',
+  description:
+    'Change only the given fields of a task; status done completes it, another reopens it; ' +
+    'null clears assignee_id or due (YYYY-MM-DD).',
   anyOfScopes: ['task:write'],
   annotations: IDEMPOTENT_WRITE,
-  input: Type.Object(
-    { task_id: Type.String({ maxLength: 100 }), idempotency_key: IdempotencyKey, dry_run: DryRun },
-    { additionalProperties: false },
-  ),
+  input: (() => {
+    const fields = keyed(UpdateTaskBody) as TObject
+    return {
+      ...fields,
+      properties: { task_id: Type.String({ maxLength: 100 }), ...fields.properties },
+      required: ['task_id'],
+      minProperties: 2,
+    }
+  })(),
   output: Written,
   run(session, args) {
     const { idempotencyKey, dryRun, input } = withoutKey(args)
+    const { task_id: taskId, ...fields } = input
     return mcpWrite(session, {
-      tool: 'complete_task',
+      tool: 'update_task',
       input,
       idempotencyKey,
       dryRun,
-      command: async (w) => ({ status: 200, body: await completeTask(w, input.task_id) }),
+      command: async (w) => ({ status: 200, body: await updateTask(w, taskId, fields) }),
       render: (task, replayed) => ({
-        markdown: `Task ${link(String(task.title), String(task.url))} (${task.id}) is done${replayNote(replayed)}.`,
-        structured: pick(task, ['id', 'type', 'title', 'url', 'status'], replayed),
+        markdown: `Task ${link(String(task.title), String(task.url))} (${task.id}) is now ${taskState(task)}${replayNote(replayed)}.`,
+        structured: pick(
+          task,
+          ['id', 'type', 'title', 'url', 'status', 'assignee_id', 'due'],
+          replayed,
+        ),
       }),
     })
   },
+}
+
+// A task's status, assignee and due date, as a sentence's end.
+function taskState(task: Record<string, unknown>): string {
+  const assignee = task.assignee_id ? `assigned to ${task.assignee_id}` : 'unassigned'
+  return `${task.status}, ${assignee}${task.due ? `, due ${task.due}` : ', no due date'}`
 }
 
 /** `add_comment`: `POST /v1/comments` as a tool. */
