@@ -387,6 +387,57 @@ describe('search and fetch', () => {
     }
   })
 
+  test('fetch takes a url or api_url the service printed, and only those', async () => {
+    const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'gus-key'))
+    try {
+      const record = await client(t.app, tokenOf(ws, 'gus-key')).get(
+        `/v1/resources/${id('t-open')}`,
+      )
+      for (const ref of [record.json.url, record.json.api_url, `${record.json.url}?tab=x#top`]) {
+        const answer = await mcp.callTool('fetch', { id: ref })
+        assert.equal(answer.structuredContent?.id, id('t-open'), `${ref}: ${text(answer)}`)
+      }
+      const foreign = await mcp.callTool('fetch', {
+        id: `https://elsewhere.example/${id('t-open')}`,
+      })
+      assert.equal(foreign.isError, true)
+      assert.match(text(foreign), /Not a URL of this service/)
+      // A page URL of a hidden task is the same not-found as its id.
+      const hiddenUrl = String(record.json.url).replace(id('t-open'), id('t-secret'))
+      const hidden = await mcp.callTool('fetch', { id: hiddenUrl })
+      const unknown = await mcp.callTool('fetch', { id: 'tsk_00000000000000000000000000' })
+      assert.deepEqual(hidden.content, unknown.content)
+    } finally {
+      await mcp.close()
+    }
+  })
+
+  test('fetch takes several ids: each summary, and the hidden named back as the unknown', async () => {
+    const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'gus-key'))
+    try {
+      const unknownId = 'tsk_00000000000000000000000000'
+      const several = await mcp.callTool('fetch', {
+        id: [id('t-open'), id('t-secret'), unknownId, id('open')],
+        max_tokens: 1200,
+      })
+      assert.equal(several.isError, undefined, text(several))
+      const results = several.structuredContent?.results as { id: string }[]
+      assert.deepEqual(
+        results.map((result) => result.id),
+        [id('t-open'), id('open')],
+      )
+      assert.deepEqual(several.structuredContent?.not_found, [id('t-secret'), unknownId])
+      assert.doesNotMatch(text(several), /Secret task/)
+      assert.ok(countTokens(text(several)) <= 1200)
+      const tooMany = await mcp.callTool('fetch', {
+        id: ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => `tsk_${n}`),
+      })
+      assert.equal(tooMany.isError, true)
+    } finally {
+      await mcp.close()
+    }
+  })
+
   test('every budget holds both faces of the answer of search, fetch, list and activity', async () => {
     const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
     try {

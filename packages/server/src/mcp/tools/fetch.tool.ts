@@ -1,50 +1,112 @@
 import Type from 'typebox'
 import { readScopes } from '../../access/scopes.ts'
-import { notFound } from '../../api/problem-catalogue.ts'
+import { notFound, ProblemError } from '../../api/problem-catalogue.ts'
 import { type SummaryBody, summarizeResource } from '../../summaries/run-summary.ts'
 import { data, inline, link, sourceLine } from '../markdown.ts'
+import type { McpSession } from '../mcp-session.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
 import { fitBoth } from './fit-both.ts'
 import { MaxTokens, Ref } from './tool-schemas.ts'
 
+// At most this many ids in one call: each gets an equal share of the budget.
+const MAX_IDS = 5
+
+// An id, or a URL that names one; URLs run longer than ids.
+const Reference = Type.String({ minLength: 1, maxLength: 500 })
+
+const Summary = Type.Object({ id: Type.String(), title: Type.String(), text: Type.String() })
+
+const URL_START = /^https?:\/\//i
+
 /**
  * `fetch`: any id to its summary (`GET /v1/resources/:id/summary`): statements with numbered
- * citations, typed facts and the sources they cite. An id the caller may not open, or of a type
- * the token may not read, is the same not-found as an id that does not exist.
+ * citations, typed facts and the sources they cite. It takes what an agent was given: an id, or
+ * a `url` or `api_url` this service printed; or up to five of them at once, the budget shared. An
+ * id the caller may not open, or of a type the token may not read, is the same not-found as an
+ * id that does not exist; in a list, both are named back under `not_found` alike.
  */
-export const fetchTool: ToolDefinition<{ id: string; max_tokens?: number }> = {
+export const fetchTool: ToolDefinition<{ id: string | string[]; max_tokens?: number }> = {
   name: 'fetch',
   title: 'Fetch by id',
   description:
-    'Any id (prj_, tsk_, cnv_, obj_, kr_, usr_, team_, cmt_, act_…) as a cited summary: status, ' +
-    'people, dates, what is blocked or due, latest activity.',
+    'Any id (prj_, tsk_, cnv_, obj_, kr_, usr_, team_, cmt_, act_…) or url you were given, or ' +
+    'up to 5 in a list, as cited summaries: status, people, dates, what is blocked or due.',
   anyOfScopes: readScopes(),
   annotations: READ_ONLY,
   input: Type.Object(
-    { id: Type.String({ minLength: 1, maxLength: 100 }), max_tokens: MaxTokens },
+    {
+      id: Type.Union([
+        Reference,
+        Type.Array(Reference, { minItems: 1, maxItems: MAX_IDS, uniqueItems: true }),
+      ]),
+      max_tokens: MaxTokens,
+    },
     { additionalProperties: false },
   ),
-  // The subject's url is the last detail a tiny budget gives up, so it is not declared required.
+  // One summary, or for a list `results` and `not_found`. The subject's url is the last detail a
+  // tiny budget gives up, so it is not declared.
   output: Type.Object({
-    id: Type.String(),
-    title: Type.String(),
-    text: Type.String(),
-    sources: Type.Array(Ref),
+    id: Type.Optional(Type.String()),
+    title: Type.Optional(Type.String()),
+    text: Type.Optional(Type.String()),
+    sources: Type.Optional(Type.Array(Ref)),
+    results: Type.Optional(Type.Array(Summary)),
+    not_found: Type.Optional(Type.Array(Type.String())),
   }),
   async run(session, args) {
     try {
       const maxTokens = args.max_tokens ?? TOOL_BUDGET.default
-      const answer = await fitBoth(maxTokens, async (budget) => {
-        const summary = await summarizeResource(session.deps, session.caller, args.id, budget)
-        if (!summary) throw notFound()
-        return { markdown: render(summary.body), structured: summary.body }
-      })
-      return toolResult(answer)
+      if (!Array.isArray(args.id)) {
+        const id = idOf(session, args.id)
+        return toolResult(
+          await fitBoth(maxTokens, async (budget) => {
+            const summary = await summarizeResource(session.deps, session.caller, id, budget)
+            if (!summary) throw notFound()
+            return { markdown: render(summary.body), structured: summary.body }
+          }),
+        )
+      }
+      const refs = args.id
+      return toolResult(
+        await fitBoth(maxTokens, async (budget) => {
+          const each = Math.floor(budget / refs.length)
+          const results: SummaryBody[] = []
+          const missing: string[] = []
+          for (const ref of refs) {
+            const id = URL_START.test(ref) ? session.deps.urls.idIn(ref) : ref
+            const summary = id && (await summarizeResource(session.deps, session.caller, id, each))
+            if (summary) results.push(summary.body)
+            else missing.push(ref)
+          }
+          const parts = results.map(render)
+          if (missing.length > 0)
+            parts.push(
+              `Not found (no such id, or not one you can open): ${missing.map((ref) => data(ref, 120)).join(', ')}.`,
+            )
+          return {
+            markdown: parts.join('\n\n---\n\n'),
+            structured: { results, not_found: missing },
+          }
+        }),
+      )
     } catch (error) {
       return toolError(error)
     }
   },
+}
+
+// The id a fetch names: an id as given, or the one in a URL of this service (else not found,
+// saying what would be found).
+function idOf(session: McpSession, ref: string): string {
+  if (!URL_START.test(ref)) return ref
+  const id = session.deps.urls.idIn(ref)
+  if (!id)
+    throw new ProblemError(
+      'not_found',
+      'Not a URL of this service: give an id (tsk_…), or a url or api_url this service printed.',
+    )
+  return id
 }
 
 // Title and page, the statements (their [n] refer to the sources below), facts, then sources.
