@@ -1548,6 +1548,8 @@ export interface components {
             /** @description Mean progress of the key results. */
             progress: number;
             key_results: components["schemas"]["OkrKeyResult"][];
+            confidence: number | null;
+            health: components["schemas"]["OkrHealth"] | null;
         };
         /**
          * OkrCheckinEvent
@@ -1568,6 +1570,16 @@ export interface components {
             data: {
                 object: components["schemas"]["CheckinCreated"];
             };
+        };
+        /**
+         * OkrHealth
+         * @description Progress against the time elapsed in its session (docs/api.md, "OKR health"); null when the session, such as 2026-Q4, 2026-H1 or 2026, names no period.
+         */
+        OkrHealth: {
+            /** @enum {unknown} */
+            verdict: "achieved" | "on_track" | "at_risk" | "off_track";
+            /** @description The share of the session's period that has passed. */
+            expected_progress: number;
         };
         /** OkrKeyResult */
         OkrKeyResult: {

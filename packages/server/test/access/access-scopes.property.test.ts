@@ -130,7 +130,7 @@ async function everythingSeenBy(
 const LIST_TYPES = ['project', 'task', 'canvas', 'okr', 'person', 'team']
 
 // Every MCP read tool's answers (Markdown and data alike) for the token: every page of every list
-// and search, and every id fetched.
+// and search, and every id fetched, alone and in lists.
 async function everythingMcpShows(token: string, ids: string[]): Promise<[string, string][]> {
   const answers: [string, string][] = []
   const offered = new Set(await toolNamesInProcess(t.app, token))
@@ -162,5 +162,8 @@ async function everythingMcpShows(token: string, ids: string[]): Promise<[string
   }
   // Every id, whether the token may open it or not: a refusal names nothing either.
   for (const id of offered.has('fetch') ? ids : []) await call('fetch', { id, max_tokens: 4000 })
+  // And in lists of five, open and hidden ids mixed: the list names nothing a single call hides.
+  for (let at = 0; offered.has('fetch') && at < ids.length; at += 5)
+    await call('fetch', { id: ids.slice(at, at + 5), max_tokens: 20_000 })
   return answers
 }

@@ -1,11 +1,15 @@
 import type { Static } from 'typebox'
 import type { UrlBuilder } from '../../lib/resource-urls.ts'
+import { okrHealth } from './okr-health.ts'
 import { keyResultProgress } from './okr-progress.ts'
 import type { OkrRow } from './okrs.queries.ts'
 import type { OkrRecord } from './okrs.schemas.ts'
 
-/** An objective with its key results as the API shows it; hidden links are null. */
-export function presentOkr(row: OkrRow, urls: UrlBuilder): Static<typeof OkrRecord> {
+/**
+ * An objective with its key results as the API shows it, and its health on `today`; hidden
+ * links are null.
+ */
+export function presentOkr(row: OkrRow, urls: UrlBuilder, today: Date): Static<typeof OkrRecord> {
   return {
     id: row.id,
     type: 'okr',
@@ -24,5 +28,12 @@ export function presentOkr(row: OkrRow, urls: UrlBuilder): Static<typeof OkrReco
       ...kr,
       progress: keyResultProgress(kr),
     })),
+    confidence: row.confidence === null ? null : Number(row.confidence),
+    health: okrHealth(
+      row.progress,
+      row.confidence === null ? null : Number(row.confidence),
+      row.session,
+      today,
+    ),
   }
 }

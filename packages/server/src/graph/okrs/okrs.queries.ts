@@ -24,6 +24,8 @@ export type OkrRow = Selectable<ObjectivesTable> & {
   team_visible: boolean
   project_visible: boolean
   key_results: KeyResultJson[]
+  /** The confidence of its latest check-in that gave one. */
+  confidence: number | null
 }
 
 /** Filters of an OKR list. */
@@ -77,6 +79,11 @@ export async function listOkrs(
         from key_results k where k.workspace_id = o.workspace_id and k.objective_id = o.id), '[]')`.as(
         'key_results',
       ),
+      // Check-ins follow their objective too.
+      sql<number | null>`(
+        select c.confidence from checkins c
+        where c.workspace_id = o.workspace_id and c.objective_id = o.id and c.confidence is not null
+        order by c.created_at desc, c.id desc limit 1)`.as('confidence'),
     ])
     .orderBy('page.created_at', 'desc')
     .orderBy('page.id', 'desc')

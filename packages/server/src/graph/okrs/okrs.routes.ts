@@ -38,7 +38,7 @@ export function okrRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         return listResponse(deps.cursors, request, query, {
           load: (after, limit) => listOkrs(deps.db, visibility, query, after, limit),
           position: createdPosition,
-          present: (row) => presentOkr(row, deps.urls),
+          present: (row) => presentOkr(row, deps.urls, deps.clock.now()),
         })
       },
     )

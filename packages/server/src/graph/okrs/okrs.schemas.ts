@@ -1,5 +1,6 @@
 import Type from 'typebox'
 import { Nullable, PagingQuery, RecordBase } from '../../api/schemas.ts'
+import { HEALTH_VERDICTS } from './okr-health.ts'
 
 /** A key result inside its objective. */
 export const KeyResultItem = Type.Object(
@@ -32,6 +33,30 @@ export const OkrRecord = Type.Object(
       description: 'Mean progress of the key results.',
     }),
     key_results: Type.Array(KeyResultItem),
+    confidence: Nullable(
+      Type.Number({
+        minimum: 0,
+        maximum: 1,
+        description: 'The confidence of its latest check-in that gave one; null if none did.',
+      }),
+    ),
+    health: Nullable(
+      Type.Object(
+        {
+          verdict: Type.Enum([...HEALTH_VERDICTS]),
+          expected_progress: Type.Number({
+            minimum: 0,
+            maximum: 1,
+            description: "The share of the session's period that has passed.",
+          }),
+        },
+        {
+          title: 'OkrHealth',
+          description:
+            'Progress against the time elapsed in its session (docs/api.md, "OKR health"); null when the session, such as 2026-Q4, 2026-H1 or 2026, names no period.',
+        },
+      ),
+    ),
   },
   { title: 'Okr' },
 )

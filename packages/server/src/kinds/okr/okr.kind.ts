@@ -37,7 +37,9 @@ const byIds: ListByIds<Awaited<ReturnType<typeof listOkrs>>[number]> = (deps, ca
   listOkrs(deps.db, caller.visibility, { ids }, null, ids.length)
 
 /** An objective as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
-const okrRecord = recordFromList(OkrRecord, byIds, (row, deps) => presentOkr(row, deps.urls))
+const okrRecord = recordFromList(OkrRecord, byIds, (row, deps) =>
+  presentOkr(row, deps.urls, deps.clock.now()),
+)
 
 /** The neighbours of an objective, as `(rel, rank, id)` rows. */
 const okrLinks: LinkEdges = (ws, id) => sql`
@@ -71,15 +73,26 @@ const okrList: ListSource = {
     ['/team_id', 'team', f.team_id],
   ],
   async load(session, filters, after, limit) {
-    const rows = await listOkrs(session.deps.db, session.caller.visibility, filters, after, limit)
-    return rows.map((row) => ({
-      id: row.id,
-      type: 'okr',
-      title: row.title,
-      url: itemUrl(session, 'okr', row.id),
-      facts: { session: row.session },
-      position: createdPosition(row),
-    }))
+    const { db, urls, clock } = session.deps
+    const rows = await listOkrs(db, session.caller.visibility, filters, after, limit)
+    return rows.map((row) => {
+      const okr = presentOkr(row, urls, clock.now())
+      return {
+        id: row.id,
+        type: 'okr',
+        title: row.title,
+        url: itemUrl(session, 'okr', row.id),
+        // What "which OKRs are off track, and why" needs, without a fetch per objective.
+        facts: {
+          session: row.session,
+          progress: percent(okr.progress),
+          health: okr.health?.verdict ?? null,
+          expected: okr.health ? percent(okr.health.expected_progress) : null,
+          confidence: okr.confidence,
+        },
+        position: createdPosition(row),
+      }
+    })
   },
 }
 
@@ -103,4 +116,9 @@ export const okrKind: KindDescriptor = {
         'A check-in was logged on a key result; with the key result and the objective progress.',
     },
   },
+}
+
+// A share as a whole percentage, as people say it.
+function percent(share: number): string {
+  return `${Math.round(share * 100)} %`
 }

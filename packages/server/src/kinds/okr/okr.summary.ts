@@ -1,3 +1,4 @@
+import { okrHealth } from '../../graph/okrs/okr-health.ts'
 import { findKeyResult, listCheckins } from '../../graph/okrs/okr-parts.queries.ts'
 import { keyResultProgress } from '../../graph/okrs/okr-progress.ts'
 import { listOkrs } from '../../graph/okrs/okrs.queries.ts'
@@ -44,6 +45,10 @@ export async function summarizeOkr(ctx: SummaryContext, id: string): Promise<Sum
   const owner = mentions.ref(okr.owner_visible ? okr.owner_id : null)
   const team = mentions.ref(okr.team_visible ? okr.team_id : null)
   b.say`This objective (${okr.session}) is at ${percent(okr.progress)}${owner ? ['; its owner is ', named(owner)] : ''}${team ? [' for team ', named(team)] : ''}.`
+  const confidence = okr.confidence === null ? null : Number(okr.confidence)
+  const health = okrHealth(okr.progress, confidence, okr.session, new Date(ctx.today))
+  if (health)
+    b.say`With ${percent(health.expected_progress)} of its period gone, it is ${health.verdict.replace('_', ' ')}${confidence === null ? '' : ` (latest confidence ${confidence})`}.`
   for (const kr of okr.key_results)
     b.say`Key result ${named(krSource(ctx, kr))} stands at ${kr.current} of ${amount(kr.target, kr.unit)} (${percent(keyResultProgress(kr))}).`
   const krs = new Map(okr.key_results.map((kr) => [kr.id, krSource(ctx, kr)]))
@@ -57,6 +62,8 @@ export async function summarizeOkr(ctx: SummaryContext, id: string): Promise<Sum
   b.fact('session', okr.session)
     .fact('progress', okr.progress)
     .fact('key_results', okr.key_results.length)
+    .fact('health', health?.verdict ?? null)
+    .fact('confidence', confidence)
   if (latest) b.fact('last_checkin_at', latest.created_at.toISOString())
   b.link('owner', owner).link('team', team).link('project', project)
   return { type: 'okr', title: okr.title, builder: b }

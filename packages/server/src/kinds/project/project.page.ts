@@ -25,7 +25,7 @@ export const projectPage: OwnPage = {
     return {
       tasks: tasks.slice(0, LIST_LIMIT).map((row) => presentTask(row, urls)),
       canvases: canvases.slice(0, LIST_LIMIT).map((row) => presentCanvas(row, urls)),
-      okrs: okrs.slice(0, LIST_LIMIT).map((row) => presentOkr(row, urls)),
+      okrs: okrs.slice(0, LIST_LIMIT).map((row) => presentOkr(row, urls, load.deps.clock.now())),
       activity,
     }
   },

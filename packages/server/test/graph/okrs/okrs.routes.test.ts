@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { ImportResult } from '../../../src/bundle/import-bundle.ts'
+import { ManualClock } from '../../../src/lib/clock.ts'
 import { importOk, tokenOf, writableBundle } from '../../harness/bundles.ts'
+import { callToolInProcess } from '../../harness/mcp-inject.ts'
 import { client, startTestApp, type TestApp } from '../../harness/test-app.ts'
 
 // `/v1/okrs` and `/v1/okr/checkins` (graph/okrs/okrs.routes.ts): objectives and check-ins.
@@ -60,4 +62,34 @@ test('a check-in needs okr:checkin, and a key result the caller cannot open is t
     value: 1,
   })
   assert.equal(unknown.status, 404)
+})
+
+test('an objective carries its latest confidence and its health on the day, in REST and MCP', async () => {
+  // Half of 2026-Q4 has passed on 16 November.
+  const dated = await startTestApp({ clock: new ManualClock('2026-11-16T09:00:00.000Z') })
+  try {
+    const result = await importOk(dated.db.db, writableBundle())
+    const alice = client(dated.app, tokenOf(result, 'alice-key'))
+    const okrId = result.ids.o1 as string
+    const before = await alice.get(`/v1/resources/${okrId}`)
+    assert.equal(before.json.progress, 0.4)
+    assert.equal(before.json.confidence, null)
+    assert.deepEqual(before.json.health, { verdict: 'on_track', expected_progress: 0.5 })
+    const checkin = await alice.post('/v1/okr/checkins', {
+      key_result_id: result.ids.kr1,
+      value: 40,
+      confidence: 0.3,
+    })
+    assert.equal(checkin.status, 201, checkin.body)
+    const [listed] = (await alice.get('/v1/okrs')).json.data
+    assert.equal(listed.confidence, 0.3)
+    assert.deepEqual(listed.health, { verdict: 'at_risk', expected_progress: 0.5 })
+    const tool = await callToolInProcess(dated.app, tokenOf(result, 'alice-key'), 'list', {
+      type: 'okr',
+    })
+    const line = JSON.stringify(tool.content)
+    assert.match(line, /progress 40 % · health at_risk · expected 50 % · confidence 0.3/)
+  } finally {
+    await dated.close()
+  }
 })
