@@ -11,6 +11,7 @@ import { presentToken } from './tokens.present.ts'
 import { listTokens } from './tokens.queries.ts'
 import {
   CreateApiKeyBody,
+  DEFAULT_OVERLAP_SECONDS,
   IssuedKey,
   ListTokensQuery,
   RotateApiKeyBody,
@@ -85,7 +86,7 @@ export function tokenRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       (request, reply) =>
         httpWrite(deps, request, reply, async (w) => {
-          const overlap = request.body?.overlap_seconds ?? 86_400
+          const overlap = request.body?.overlap_seconds ?? DEFAULT_OVERLAP_SECONDS
           const rotated = await rotateApiKey(w, request.params.id, overlap)
           return {
             status: 200,

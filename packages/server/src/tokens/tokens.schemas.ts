@@ -72,14 +72,20 @@ export const CreateApiKeyBody = Type.Object(
   { title: 'CreateApiKeyRequest', additionalProperties: false },
 )
 
+/** How long an old key keeps working after a rotation, when no overlap is given. */
+export const DEFAULT_OVERLAP_SECONDS = 86_400
+
+/** The longest overlap a rotation may give the old key. */
+export const MAX_OVERLAP_SECONDS = 604_800
+
 /** `POST /v1/api-keys/:id/rotate`. */
 export const RotateApiKeyBody = Type.Object(
   {
     overlap_seconds: Type.Optional(
       Type.Integer({
         minimum: 0,
-        maximum: 604_800,
-        default: 86_400,
+        maximum: MAX_OVERLAP_SECONDS,
+        default: DEFAULT_OVERLAP_SECONDS,
         description: 'How long the old key keeps working (0–7 days).',
       }),
     ),

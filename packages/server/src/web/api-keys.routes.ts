@@ -5,6 +5,7 @@ import type { Db } from '../db/database.ts'
 import { projectChoices } from '../graph/projects/project-choices.ts'
 import { createApiKey, rotateApiKey } from '../tokens/tokens.commands.ts'
 import { type ListedToken, listTokens } from '../tokens/tokens.queries.ts'
+import { DEFAULT_OVERLAP_SECONDS, MAX_OVERLAP_SECONDS } from '../tokens/tokens.schemas.ts'
 import {
   API_KEYS_PATH,
   apiKeysPage,
@@ -30,8 +31,6 @@ const PAGE = {
 } as const
 // Enough for anyone's own keys; the API pages through more.
 const LIST_LIMIT = 200
-// The API's bounds of `overlap_seconds` (tokens.schemas.ts).
-const MAX_OVERLAP = 604_800
 const DAY_MS = 24 * 60 * 60 * 1000
 
 /** One of the person's own API keys by id, or null (someone else's keys are not on this page). */
@@ -149,8 +148,8 @@ export function apiKeyRoutes(deps: AppDeps) {
         return sendPage(reply, 403, forbiddenFormPage(web))
       const form = formOf(request)
       const { id } = request.params as { id: string }
-      const overlap = Number(field(form.overlap_seconds))
-      if (!Number.isInteger(overlap) || overlap < 0 || overlap > MAX_OVERLAP)
+      const overlap = overlapOf(field(form.overlap_seconds))
+      if (overlap === undefined)
         return sendPage(reply, 422, refusedPage(web, 'Choose how long the old key keeps working.'))
       let issued: {
         secret: string | null
@@ -196,4 +195,17 @@ until !${when(rotated.previousExpiresAt.toISOString())}.</p>`
       }),
     )
   }
+}
+
+/**
+ * The overlap a rotate form asks for, in seconds, as the API reads `overlap_seconds`: left out or
+ * blank is the API's default (a day), never none at all; anything but a whole number of seconds
+ * from 0 to 7 days is undefined (refused).
+ */
+function overlapOf(value: string | undefined): number | undefined {
+  const given = value?.trim() ?? ''
+  if (given === '') return DEFAULT_OVERLAP_SECONDS
+  if (!/^\d{1,7}$/.test(given)) return undefined
+  const overlap = Number(given)
+  return overlap <= MAX_OVERLAP_SECONDS ? overlap : undefined
 }
