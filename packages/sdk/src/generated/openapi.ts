@@ -1345,7 +1345,7 @@ export interface components {
         CreateWebhookRequest: {
             /** @description An https URL. */
             url: string;
-            /** @description Default: all five. */
+            /** @description Default: all of them. */
             events?: ("canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created")[];
             description?: string;
         };

@@ -25,7 +25,7 @@ export function endpointStatus(endpoint: Endpoint): string {
   return html`!${badge('disabled')} ${(endpoint.disabled_reason ?? '').replaceAll('_', ' ')}`
 }
 
-/** The five event types as checkboxes, checked as given; `prefix` keeps ids unique per form. */
+/** The event types as checkboxes, checked as given; `prefix` keeps ids unique per form. */
 export function eventCheckboxes(
   checked: readonly string[],
   prefix: string,

@@ -53,9 +53,9 @@ export const CreateWebhookBody = Type.Object(
     events: Type.Optional(
       Type.Array(EventType, {
         minItems: 1,
-        maxItems: 5,
+        maxItems: EVENT_TYPES.length,
         uniqueItems: true,
-        description: 'Default: all five.',
+        description: 'Default: all of them.',
       }),
     ),
     description: Type.Optional(Type.String({ maxLength: 500 })),
@@ -73,7 +73,9 @@ export const CreateWebhookBody = Type.Object(
 export const UpdateWebhookBody = Type.Object(
   {
     url: Type.Optional(Type.String({ minLength: 1, maxLength: 2048 })),
-    events: Type.Optional(Type.Array(EventType, { minItems: 1, maxItems: 5, uniqueItems: true })),
+    events: Type.Optional(
+      Type.Array(EventType, { minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true }),
+    ),
     description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
     status: Type.Optional(Type.Enum(['active', 'disabled'])),
   },

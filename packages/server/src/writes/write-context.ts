@@ -50,7 +50,7 @@ export function writeContext(
 
 /** What a command records about its change, beside the change itself. */
 export interface ChangeRecord {
-  /** The activity verb; for the five event types also the outbox event's type. */
+  /** The activity verb; for the event types (`EVENT_TYPES`) also the outbox event's type. */
   verb: ActivityVerb
   subjectId: string
   subjectType: 'task' | 'comment' | 'okr' | 'canvas'
@@ -73,7 +73,7 @@ export interface ChangeRecord {
 
 /**
  * Records a change in the transaction that made it: the activity entry, the audit entry with its
- * diff and, for the five event types, the outbox event. All commit with the change or not at all,
+ * diff and, for the event types, the outbox event. All commit with the change or not at all,
  * and all are written by one statement. The entry's change-feed position is given once it has
  * committed (`numberCommittedChanges`, docs/changes.md), so writers never wait on one another.
  */

@@ -3,6 +3,7 @@ import { createHmac } from 'node:crypto'
 import { after, before, beforeEach, test } from 'node:test'
 import { Webhook } from 'standardwebhooks'
 import type { ImportResult } from '../../src/bundle/import-bundle.ts'
+import { EVENT_TYPES } from '../../src/catalogue/verbs.ts'
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.ts'
 import { sweepWebhookHistory } from '../../src/webhooks/webhook-retention.ts'
 import { importOk, tokenOf, webhookBundle } from '../harness/bundles.ts'
@@ -93,6 +94,20 @@ test('registering shows the secret once; it is sealed at rest and never listed',
     ['webhook.created'],
   )
   assert.ok(!JSON.stringify(audit).includes(endpoint.secret.slice(6)))
+})
+
+test('an endpoint subscribes to every event type by default, or to all of them by name', async () => {
+  const api = as('alice-key')
+  const byDefault = await api.post('/v1/webhooks', { url: receiver.url })
+  assert.equal(byDefault.status, 201, byDefault.body)
+  assert.deepEqual(byDefault.json.events, [...EVENT_TYPES])
+  const named = await api.post('/v1/webhooks', { url: receiver.url, events: [...EVENT_TYPES] })
+  assert.equal(named.status, 201, named.body)
+  const changed = await api.patch(`/v1/webhooks/${byDefault.json.id}`, {
+    events: [...EVENT_TYPES].reverse(),
+  })
+  assert.equal(changed.status, 200, changed.body)
+  assert.deepEqual(changed.json.events, [...EVENT_TYPES])
 })
 
 test("an endpoint is someone else's 404, and the scope is required", async () => {

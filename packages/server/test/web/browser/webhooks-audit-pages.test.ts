@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path'
 import { after, before, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import type { ImportResult } from '../../../src/bundle/import-bundle.ts'
+import { EVENT_TYPES } from '../../../src/catalogue/verbs.ts'
 import { WebhookDispatcher } from '../../../src/webhooks/webhook-dispatcher.ts'
 import {
   type ListeningApp,
@@ -179,9 +180,7 @@ test('bad input gives a 4xx page with the error by its field, and changes nothin
   assert.equal(await page.locator('#url').getAttribute('aria-invalid'), 'true')
   assert.ok(((await page.locator('#url-error').textContent()) ?? '').length > 0)
   assert.equal(await page.getByLabel('URL').inputValue(), 'http://example.com/hook')
-  for (const type of ['task.created', 'task.completed', 'comment.created', 'canvas.updated'])
-    await page.getByLabel(type).uncheck()
-  await page.getByLabel('okr.checkin').uncheck()
+  for (const type of EVENT_TYPES) await page.getByLabel(type).uncheck()
   await page.getByLabel('URL').fill(receiver.url)
   const noEvents = await submit(page, 'Add endpoint')
   assert.equal(noEvents?.status(), 400)
