@@ -121,12 +121,23 @@ for (const generation of GENERATIONS) {
         assert.ok(items.some((item) => item.id === id('t-open')))
         for (const item of items) assert.ok(text(tasks).includes(item.url))
 
+        // A row names its assignee and project, as a person would, rather than by id.
+        const open = text(tasks)
+          .split('\n')
+          .find((line) => line.includes(id('t-open')))
+        assert.match(
+          open ?? '',
+          /· status todo · due 2026-12-01 · assignee Gus Guest · project Open/,
+        )
+
         const mine = await mcp.callTool('list', { type: 'task', assignee_id: 'me' })
         assert.equal(mine.isError, undefined, text(mine))
 
         const activity = await mcp.callTool('activity', { limit: 5 })
         assert.equal(activity.isError, undefined, text(activity))
-        assert.ok(Array.isArray(activity.structuredContent?.entries))
+        const entries = activity.structuredContent?.entries as { actor: string | null }[]
+        assert.ok(entries.length > 0 && entries.every((entry) => entry.actor !== undefined))
+        assert.doesNotMatch(text(activity), /by usr_/, 'people are named, not numbered')
       } finally {
         await mcp.close()
       }

@@ -7,6 +7,7 @@ import { KINDS } from '../../catalogue/kinds.ts'
 import { createdPosition } from '../../db/keyset.ts'
 import type { LinkEdges } from '../../graph/links/link-edges.ts'
 import { type ListByIds, recordFromList } from '../../graph/resources/load-record.ts'
+import { namesOf } from '../../graph/resources/resource-names.ts'
 import { presentTask } from '../../graph/tasks/tasks.present.ts'
 import { listTasks } from '../../graph/tasks/tasks.queries.ts'
 import { taskRoutes } from '../../graph/tasks/tasks.routes.ts'
@@ -73,12 +74,23 @@ const taskList: ListSource = {
   async load(session, filters, after, limit) {
     const { db } = session.deps
     const rows = await listTasks(db, session.caller.visibility, filters, after, limit)
+    // Names, not ids, of the people and projects the caller may see: what an agent asks next.
+    const names = await namesOf(session.deps, session.caller, [
+      ...rows.map((row) => (row.assignee_visible ? row.assignee_id : null)),
+      ...rows.map((row) => (row.project_visible ? row.project_id : null)),
+    ])
+    const nameOf = (id: string | null) => (id ? (names.get(id) ?? null) : null)
     return rows.map((row) => ({
       id: row.id,
       type: 'task',
       title: row.title,
       url: itemUrl(session, 'task', row.id),
-      facts: { status: row.status, due: row.due, assignee_id: row.assignee_id },
+      facts: {
+        status: row.status,
+        due: row.due,
+        assignee: nameOf(row.assignee_visible ? row.assignee_id : null),
+        project: nameOf(row.project_visible ? row.project_id : null),
+      },
       position: createdPosition(row),
     }))
   },

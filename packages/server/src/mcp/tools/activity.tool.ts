@@ -4,6 +4,7 @@ import { bindingOf, readCursor } from '../../api/paging.ts'
 import { requireVisible } from '../../api/require-visible.ts'
 import { ACTIVITY_VERBS } from '../../catalogue/verbs.ts'
 import { createdPosition } from '../../db/keyset.ts'
+import { namesOf } from '../../graph/resources/resource-names.ts'
 import { inline, sourceLine } from '../markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
@@ -55,6 +56,12 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
       const rows = await listActivity(deps.db, visibility, readableKinds, filters, after, limit)
       const page = rows.slice(0, limit)
       const ws = caller.principal.workspaceId
+      // Who acted, by name where the caller may see them (an integration has no name here).
+      const names = await namesOf(
+        deps,
+        caller,
+        page.map((row) => actorShown(row)),
+      )
       const entries = page.map((row) => {
         // Cite the subject when the token may read it; otherwise the entry itself.
         const subject = row.subject_title !== null
@@ -68,7 +75,8 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
           verb: row.verb,
           subject_title: row.subject_title,
           at: row.created_at.toISOString(),
-          actor_id: row.actor_visible ? row.actor_id : null,
+          actor_id: actorShown(row),
+          actor: nameOf(names, actorShown(row)),
           position: createdPosition(row),
         }
       })
@@ -78,7 +86,8 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
           (cut || rows.length > limit) && last ? deps.cursors.encode(last.position, binding) : null
         const lines = [`# Activity (${shown.length} shown)`]
         for (const [i, entry] of shown.entries()) {
-          const by = entry.actor_id ? [`by ${entry.actor_id}`] : []
+          const actor = entry.actor ?? entry.actor_id
+          const by = actor ? [`by ${actor}`] : []
           const label = entry.subject_title ?? entry.verb
           lines.push(sourceLine(i + 1, label, entry.url, [entry.verb, entry.at, ...by]))
         }
@@ -97,4 +106,15 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
       return toolError(error)
     }
   },
+}
+
+// The actor of an entry, if the caller may see them.
+function actorShown(row: { actor_id: string; actor_visible: boolean }): string | null {
+  return row.actor_visible ? row.actor_id : null
+}
+
+// A name from `names`, by the rule for people's text; null when the caller may not see it.
+function nameOf(names: Map<string, string>, id: string | null): string | null {
+  const name = id ? names.get(id) : undefined
+  return name === undefined ? null : inline(name)
 }
