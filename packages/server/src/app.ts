@@ -5,6 +5,7 @@ import type { AppDeps } from './app-deps.ts'
 import { auditRoutes } from './audit/audit.routes.ts'
 import { kindsWith } from './catalogue/catalogue.ts'
 import { accessRoutes } from './graph/access/access.routes.ts'
+import { ChangeFeed } from './graph/changes/change-feed.ts'
 import { changeRoutes } from './graph/changes/changes.routes.ts'
 import { resourceRoutes } from './graph/resources/resources.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
@@ -100,7 +101,13 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(healthRoutes(deps))
   // Each kind's own routes, in catalogue order (the OpenAPI document lists paths in that order).
   for (const kind of kindsWith('routes')) await app.register(kind.routes(deps))
-  await app.register(changeRoutes(deps))
+  // One change feed for the app: REST and MCP long polls share its heads, wake-ups and turns.
+  const feed = new ChangeFeed(deps, (error) =>
+    app.log.warn({ err: error }, 'change feed wake-ups: a look or the listener failed'),
+  )
+  app.addHook('preClose', async () => feed.endWaits())
+  app.addHook('onClose', () => feed.close())
+  await app.register(changeRoutes(feed))
   await app.register(resourceRoutes(deps))
   await app.register(accessRoutes(deps))
   await app.register(searchRoutes(deps))
@@ -110,7 +117,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(webhookRoutes(deps))
   await app.register(oauthGrantRoutes(deps))
   await app.register(oauthPlugin(deps))
-  await app.register(mcpRoutes(deps))
+  await app.register(mcpRoutes(deps, feed))
   await app.register(webPlugin(deps))
   return app
 }

@@ -15,8 +15,9 @@ export interface ErrorAnswer {
 /** JSON-RPC's error codes that the route answers itself. */
 export const RPC = { invalidRequest: -32600, invalidParams: -32602, serverError: -32000 } as const
 
+// A tool that does not say it only reads may write: the protocol's default, and the safe one.
 const WRITE_TOOLS = new Set(
-  TOOLS.filter((tool) => tool.annotations.readOnlyHint === false).map((tool) => tool.name),
+  TOOLS.filter((tool) => tool.annotations.readOnlyHint !== true).map((tool) => tool.name),
 )
 
 // The methods this server answers whose params the SDK checks, by the type that describes them.

@@ -6,6 +6,7 @@ import { authenticated } from '../api/authenticated.ts'
 import { ProblemError } from '../api/problem-catalogue.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { SCOPES, type Scope } from '../catalogue/scopes.ts'
+import type { ChangeFeed } from '../graph/changes/change-feed.ts'
 import { CallBudget } from './call-budget.ts'
 import { batchRefusal } from './mcp-batch.ts'
 import {
@@ -36,7 +37,7 @@ type McpHandler = ReturnType<typeof createMcpHandler>
  * 401 with a challenge that leads an MCP client to the OAuth server. Each message is served by a
  * server holding only the tools its token's scopes allow.
  */
-export function mcpRoutes(deps: AppDeps): FastifyPluginAsync {
+export function mcpRoutes(deps: AppDeps, feed: ChangeFeed): FastifyPluginAsync {
   return async (app) => {
     // What a client without a token is told to ask for: the scopes of the tools, nothing more.
     const toolScopes = [...new Set(TOOLS.flatMap((tool) => tool.anyOfScopes))]
@@ -62,7 +63,7 @@ export function mcpRoutes(deps: AppDeps): FastifyPluginAsync {
         if (refusal) throw new ProblemError('forbidden', refusal)
       },
       handler: async (request, reply) => {
-        const exchange = new Exchange(deps, handler, request)
+        const exchange = new Exchange(deps, feed, handler, request, reply)
         const body = request.body as Message
         if (Array.isArray(body)) return exchange.batch(reply, body)
         return exchange.single(reply, body)
@@ -78,15 +79,25 @@ class Exchange {
   readonly #session: McpSession
   readonly #budget: CallBudget
 
-  constructor(deps: AppDeps, handler: McpHandler, request: FastifyRequest) {
+  constructor(
+    deps: AppDeps,
+    feed: ChangeFeed,
+    handler: McpHandler,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ) {
     const caller = authenticated(request)
     const userAgent = request.headers['user-agent']
+    const gone = new AbortController()
+    reply.raw.once('close', () => gone.abort())
     this.#handler = handler
     this.#request = request
     this.#session = {
       deps,
       caller,
       log: request.log,
+      feed,
+      asker: { signal: gone.signal, reauthenticate: () => request.authenticateAgain() },
       origin: {
         requestId: request.id,
         ip: request.ip,

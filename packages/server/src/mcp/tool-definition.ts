@@ -22,24 +22,20 @@ export interface ToolDefinition<Args = Record<string, unknown>> {
   run(session: McpSession, args: Args): Promise<CallToolResult>
 }
 
-/** Annotations of a tool that only reads. */
-export const READ_ONLY: ToolAnnotations = {
-  readOnlyHint: true,
-  idempotentHint: true,
-  destructiveHint: false,
-  openWorldHint: false,
-}
+/*
+ * Annotations say only what differs from the protocol's defaults (a tool may write, may destroy,
+ * is not idempotent, reaches outside): a definition is read on every turn of a model, and a hint
+ * the protocol calls meaningless for a read-only tool (destructive, idempotent) is left out.
+ */
+
+/** Annotations of a tool that only reads, inside the workspace. */
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, openWorldHint: false }
 
 /**
- * Annotations of a tool that adds to the workspace. Not idempotent by itself: a retry is safe only
- * with the same `idempotency_key`, which each such tool accepts.
+ * Annotations of a tool that adds to the workspace. Not idempotent by itself (the default): a
+ * retry is safe only with its `idempotency_key`.
  */
-export const ADDITIVE: ToolAnnotations = {
-  readOnlyHint: false,
-  idempotentHint: false,
-  destructiveHint: false,
-  openWorldHint: false,
-}
+export const ADDITIVE: ToolAnnotations = { destructiveHint: false, openWorldHint: false }
 
-/** Annotations of a write whose repetition changes nothing (completing a done task). */
+/** Annotations of a write whose repetition changes nothing (setting a task's fields). */
 export const IDEMPOTENT_WRITE: ToolAnnotations = { ...ADDITIVE, idempotentHint: true }

@@ -148,6 +148,8 @@ async function everythingMcpShows(token: string, ids: string[]): Promise<[string
     } while (cursor)
   }
   if (offered.has('activity')) await call('activity', { limit: 50, max_tokens: 20_000 })
+  if (offered.has('changes'))
+    await call('changes', { from: 'start', limit: 50, max_tokens: 20_000 })
   for (const query of offered.has('search') ? QUERIES : []) {
     let cursor: string | undefined
     do {

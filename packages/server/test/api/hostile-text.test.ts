@@ -97,6 +97,7 @@ describe('MCP tools', () => {
 
   test('activity and workspace', async () => {
     assertSafeAnswer(await call('activity', { limit: 50 }), 'activity')
+    assertSafeAnswer(await call('changes', { from: 'start', limit: 50 }), 'changes')
     assertSafeAnswer(await call('workspace'), 'workspace')
   })
 

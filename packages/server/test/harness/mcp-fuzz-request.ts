@@ -23,7 +23,7 @@ export interface McpFuzzRequest {
   shape: string
 }
 
-const WRITE_TOOLS = TOOLS.filter((tool) => tool.annotations.readOnlyHint === false).map(
+const WRITE_TOOLS = TOOLS.filter((tool) => tool.annotations.readOnlyHint !== true).map(
   (t) => t.name,
 )
 const TOOL_NAMES = [
@@ -80,6 +80,8 @@ function argumentsFor(g: Gen, tool: string, ids: string[]): unknown {
     fetch: { id },
     list: { type: pick(g, ['task', 'project', 'person', 'okr', 'canvas', 'team', 'nope']) },
     activity: { limit: int(g, -1, 60) },
+    // No wait: a fuzzed call that waited would hold the test for its seconds.
+    changes: { from: 'start', limit: int(g, -1, 60), types: [pick(g, ['task.created', 'x'])] },
     workspace: {},
     create_task: { title: pick(g, ['T', '', ' ']), project_id: id },
     update_task: { task_id: id, status: 'done' },

@@ -18,7 +18,7 @@ let mcpUrl: string
 const id = (key: string) => ws.ids[key] as string
 const text = (result: CalledTool) => result.content.map((part) => part.text ?? '').join('\n')
 
-const READ_TOOLS = ['search', 'fetch', 'workspace', 'list', 'activity']
+const READ_TOOLS = ['search', 'fetch', 'workspace', 'list', 'activity', 'changes']
 const WRITE_TOOLS = ['create_task', 'update_task', 'add_comment', 'okr_checkin']
 
 before(async () => {
@@ -83,7 +83,10 @@ for (const generation of GENERATIONS) {
       const expectations: [string, string[]][] = [
         ['alice-key', [...READ_TOOLS, ...WRITE_TOOLS]],
         ['reader', READ_TOOLS],
-        ['tasks-only', ['search', 'fetch', 'workspace', 'list', 'create_task', 'update_task']],
+        [
+          'tasks-only',
+          ['search', 'fetch', 'workspace', 'list', 'changes', 'create_task', 'update_task'],
+        ],
       ]
       for (const [key, expected] of expectations) {
         const mcp = await connectMcp(generation, mcpUrl, tokenOf(ws, key))
@@ -100,10 +103,12 @@ for (const generation of GENERATIONS) {
       const mcp = await connectMcp(generation, mcpUrl, tokenOf(ws, 'alice-key'))
       try {
         for (const tool of await mcp.listTools()) {
+          // What a client reads, with the protocol's defaults for the hints left out.
           const a = tool.annotations ?? {}
-          assert.equal(a.destructiveHint, false, tool.name)
-          assert.equal(a.openWorldHint, false, tool.name)
-          assert.equal(a.readOnlyHint, !WRITE_TOOLS.includes(tool.name), tool.name)
+          const readOnly = a.readOnlyHint ?? false
+          assert.equal(readOnly || (a.destructiveHint ?? true), readOnly, tool.name)
+          assert.equal(a.openWorldHint ?? true, false, tool.name)
+          assert.equal(readOnly, !WRITE_TOOLS.includes(tool.name), tool.name)
           assert.ok(tool.outputSchema, tool.name)
         }
       } finally {
@@ -395,6 +400,46 @@ describe('search and fetch', () => {
       assert.deepEqual(hidden.content, unknown.content)
     } finally {
       await mcp.close()
+    }
+  })
+
+  test('changes: the cursor of now, then each change after it, named, with its actor', async () => {
+    const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
+    const gus = await connectMcp('v2', mcpUrl, tokenOf(ws, 'gus-key'))
+    try {
+      const head = await mcp.callTool('changes', {})
+      assert.equal(head.isError, undefined, text(head))
+      assert.match(text(head), /No new changes/)
+      const gusHead = (await gus.callTool('changes', {})).structuredContent?.next_cursor
+      const api = client(t.app, tokenOf(ws, 'alice-key'))
+      await api.post('/v1/tasks', { title: 'Feed me', project_id: id('open') })
+      await api.post('/v1/tasks', { title: 'Secret feed', project_id: id('secret') })
+      const after = await mcp.callTool('changes', {
+        cursor: head.structuredContent?.next_cursor,
+      })
+      const lines = text(after).split('\n')
+      assert.match(
+        lines[1] ?? '',
+        /^\[1\] \[Feed me\]\(.+\) · task\.created · .+ · by Alice Member$/,
+      )
+      assert.match(lines[2] ?? '', /^\[2\] \[Secret feed\]/)
+      // Gus cannot open the secret project: its change is passed over, not named.
+      const forGus = await gus.callTool('changes', { cursor: gusHead })
+      assert.match(text(forGus), /Feed me/)
+      assert.doesNotMatch(text(forGus), /Secret feed/)
+      // A wait ends with the next change.
+      const waiting = mcp.callTool('changes', {
+        cursor: after.structuredContent?.next_cursor,
+        wait: 20,
+      })
+      await api.post('/v1/tasks', { title: 'Woken', project_id: id('open') })
+      assert.match(text(await waiting), /\[1\] \[Woken\]/)
+      const unknown = await mcp.callTool('changes', { from: 'start', types: ['task.exploded'] })
+      assert.equal(unknown.isError, true)
+      assert.match(text(unknown), /known: .*task\.completed/)
+    } finally {
+      await mcp.close()
+      await gus.close()
     }
   })
 

@@ -7,14 +7,22 @@ import { ACTIVITY_VERBS, type ActivityVerb } from '../../catalogue/verbs.ts'
  */
 export function parseEventTypes(types: string | undefined): ActivityVerb[] {
   if (types === undefined) return []
-  const names = [...new Set(types.split(',').map((name) => name.trim()))].sort()
+  return knownVerbs(types.split(','), '/types', 'The query string is invalid.')
+}
+
+/**
+ * These names as activity verbs, trimmed, sorted and without repeats; an unknown name, or none
+ * at all, is a 422 at `path` naming the known ones.
+ */
+export function knownVerbs(given: readonly string[], path: string, detail: string): ActivityVerb[] {
+  const names = [...new Set(given.map((name) => name.trim()))].sort()
   const known = new Set<string>(ACTIVITY_VERBS)
   const unknown = names.filter((name) => !known.has(name))
   if (unknown.length > 0 || names.length === 0)
-    throw new ProblemError('validation_failed', 'The query string is invalid.', {
+    throw new ProblemError('validation_failed', detail, {
       errors: [
         {
-          path: '/types',
+          path,
           message: `unknown event ${unknown.map((name) => `"${name}"`).join(', ')}; known: ${ACTIVITY_VERBS.join(', ')}`,
         },
       ],

@@ -2,8 +2,9 @@ import Type from 'typebox'
 import { activityReferences, listActivity } from '../../activity/activity.queries.ts'
 import { bindingOf, readCursor } from '../../api/paging.ts'
 import { requireVisible } from '../../api/require-visible.ts'
-import { ACTIVITY_VERBS } from '../../catalogue/verbs.ts'
+import type { ActivityVerb } from '../../catalogue/verbs.ts'
 import { createdPosition } from '../../db/keyset.ts'
+import { knownVerbs } from '../../graph/changes/event-types.ts'
 import { namesOf } from '../../graph/resources/resource-names.ts'
 import { inline, sourceLine } from '../markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
@@ -15,7 +16,7 @@ type ActivityArgs = {
   resource_id?: string
   actor_id?: string
   since?: string
-  verbs?: (typeof ACTIVITY_VERBS)[number][]
+  verbs?: string[]
   limit?: number
   cursor?: string
   max_tokens?: number
@@ -37,7 +38,10 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
       resource_id: Type.Optional(Type.String({ maxLength: 100 })),
       actor_id: Type.Optional(Type.String({ maxLength: 100 })),
       since: Type.Optional(Type.String({ format: 'date-time' })),
-      verbs: Type.Optional(Type.Array(Type.Enum([...ACTIVITY_VERBS]), { uniqueItems: true })),
+      // Checked when called, not listed here: the verbs would be read on every turn.
+      verbs: Type.Optional(
+        Type.Array(Type.String({ maxLength: 50 }), { maxItems: 20, uniqueItems: true }),
+      ),
       limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
       cursor: Cursor,
       max_tokens: MaxTokens,
@@ -48,7 +52,10 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
   async run(session, args) {
     const { deps, caller } = session
     try {
-      const { limit = 20, cursor, max_tokens, ...filters } = args
+      const { limit = 20, cursor, max_tokens, verbs, ...rest } = args
+      const filters: typeof rest & { verbs?: ActivityVerb[] } = verbs
+        ? { ...rest, verbs: knownVerbs(verbs, '/verbs', 'These are not activity verbs.') }
+        : rest
       await requireVisible(deps.db, caller.visibility, activityReferences(filters))
       const binding = bindingOf(caller.credential.id, 'mcp:activity', {}, filters)
       const after = readCursor(deps.cursors, cursor, binding)

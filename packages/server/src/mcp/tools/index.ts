@@ -1,5 +1,6 @@
 import type { ToolDefinition } from '../tool-definition.ts'
 import { activityTool } from './activity.tool.ts'
+import { changesTool } from './changes.tool.ts'
 import { fetchTool } from './fetch.tool.ts'
 import { listTool } from './list.tool.ts'
 import { searchTool } from './search.tool.ts'
@@ -13,6 +14,7 @@ export const TOOLS: readonly ToolDefinition<never>[] = [
   workspaceTool,
   listTool,
   activityTool,
+  changesTool,
   createTaskTool,
   updateTaskTool,
   addCommentTool,

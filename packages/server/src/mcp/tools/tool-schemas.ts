@@ -6,14 +6,12 @@ export const MaxTokens = Type.Optional(
   Type.Integer({
     minimum: TOOL_BUDGET.minimum,
     maximum: TOOL_BUDGET.maximum,
-    description: `Token budget of the result (o200k). Default ${TOOL_BUDGET.default}.`,
+    description: `Answer budget (o200k); default ${TOOL_BUDGET.default}.`,
   }),
 )
 
-/** A page's `cursor` argument. */
-export const Cursor = Type.Optional(
-  Type.String({ maxLength: 2000, description: 'next_cursor of the previous call.' }),
-)
+/** A page's `cursor` argument: the `next_cursor` of the previous call, as its name says. */
+export const Cursor = Type.Optional(Type.String({ maxLength: 2000 }))
 
 /**
  * A cited item in a result: its id and where a person opens it. Items carry more (type, title,
@@ -27,22 +25,37 @@ export const NextCursor = Type.Union([Type.String(), Type.Null()])
 /**
  * A schema without its descriptions, titles and examples, for a tool's arguments made from a
  * `/v1` body: the REST reference explains each field at length, the tool has a title and
- * description of its own, and a tool's definition is read on every turn of a model. Apply it to
- * the whole object: its `required` list is computed when it is built.
+ * description of its own, and a tool's definition is read on every turn of a model. A value or
+ * null is said the short way (`"type": ["string", "null"]`). Apply it to the whole object: its
+ * `required` list is computed when it is built.
  */
 export function terse<T extends TSchema>(schema: T): T {
   return JSON.parse(JSON.stringify(schema), (key, value) => {
     // A property may be called `description` or `title` too (a task's): its schema is an
     // object, and only the annotations, which are strings, go.
     if ((key === 'description' || key === 'title') && typeof value === 'string') return undefined
-    return key === 'examples' ? undefined : value
+    if (key === 'examples') return undefined
+    return orNullShort(value)
   })
+}
+
+// `{ anyOf: [{ type: T, …rest }, { type: 'null' }] }` as `{ type: [T, 'null'], …rest }`: the same
+// values, in fewer words.
+function orNullShort(value: unknown): unknown {
+  const anyOf = (value as { anyOf?: unknown } | null)?.anyOf
+  if (!Array.isArray(anyOf) || anyOf.length !== 2 || Object.keys(value as object).length !== 1)
+    return value
+  const [some, none] = anyOf as Record<string, unknown>[]
+  const isNull = (s: Record<string, unknown> | undefined) =>
+    s !== undefined && s.type === 'null' && Object.keys(s).length === 1
+  if (!isNull(none) || typeof some?.type !== 'string') return value
+  return { ...some, type: [some.type, 'null'] }
 }
 
 /** A write tool's `dry_run` flag (docs/mcp.md, "Dry runs"). */
 export const DryRun = Type.Optional(
   Type.Boolean({
-    description: 'true: only check, and say what it would do.',
+    description: 'true: check only, write nothing.',
   }),
 )
 
@@ -51,6 +64,6 @@ export const IdempotencyKey = Type.Optional(
   Type.String({
     minLength: 1,
     maxLength: 255,
-    description: 'Retry with the same key: the first result, never a second write.',
+    description: 'Retry with it: no second write.',
   }),
 )

@@ -1,0 +1,134 @@
+import Type from 'typebox'
+import { readScopeOf } from '../../access/scopes.ts'
+import type { ChangeRow } from '../../graph/changes/changes.queries.ts'
+import { CHANGE_KINDS } from '../../graph/changes/changes.schemas.ts'
+import { parseEventTypes } from '../../graph/changes/event-types.ts'
+import { namesOf } from '../../graph/resources/resource-names.ts'
+import { inline, sourceLine } from '../markdown.ts'
+import type { McpSession } from '../mcp-session.ts'
+import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
+import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
+import { itemUrl } from './list-source.ts'
+import { Cursor, MaxTokens, Ref } from './tool-schemas.ts'
+
+type ChangesArgs = {
+  cursor?: string
+  from?: 'start'
+  types?: string[]
+  project_id?: string
+  wait?: number
+  limit?: number
+  max_tokens?: number
+}
+
+/** The longest an MCP call waits for a change: under the usual clients' 30-second call limits. */
+const MAX_WAIT_SECONDS = 25
+
+/**
+ * `changes`: the change feed of `GET /v1/changes` for an agent's loop: oldest first from a
+ * cursor, each change on one line with its resource's name and its actor's, waiting up to 25 s
+ * for the next when there is none. Without a cursor it answers the head, where following starts.
+ */
+export const changesTool: ToolDefinition<ChangesArgs> = {
+  name: 'changes',
+  title: 'Follow changes',
+  description:
+    'What changed after a cursor, oldest first; wait (s) for the next. No cursor: the cursor of ' +
+    'now, or with from "start" every retained change. types: verbs such as task.completed.',
+  anyOfScopes: [...new Set(CHANGE_KINDS.map(readScopeOf))],
+  annotations: READ_ONLY,
+  input: Type.Object(
+    {
+      cursor: Cursor,
+      from: Type.Optional(Type.Literal('start')),
+      types: Type.Optional(Type.Array(Type.String({ maxLength: 50 }), { maxItems: 20 })),
+      project_id: Type.Optional(Type.String({ maxLength: 100 })),
+      wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_WAIT_SECONDS })),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+      max_tokens: MaxTokens,
+    },
+    { additionalProperties: false },
+  ),
+  output: Type.Object({ changes: Type.Array(Ref), next_cursor: Type.String() }),
+  async run(session, args) {
+    try {
+      const page = await session.feed.read(
+        session.caller,
+        {
+          cursor: args.cursor,
+          from: args.from,
+          events: args.types ? parseEventTypes(args.types.join(',')) : [],
+          project_id: args.project_id,
+          limit: args.limit ?? 20,
+          wait: args.wait ?? 0,
+        },
+        session.asker,
+      )
+      const changes = await describe(session, page.rows)
+      return toolResult(
+        packItems(changes, args.max_tokens ?? TOOL_BUDGET.default, (shown, cut) => {
+          const last = shown.at(-1)
+          const next = cut && last ? page.cursorAfter(last.row) : page.next_cursor
+          const lines = [`# Changes (${shown.length} shown)`]
+          for (const [i, change] of shown.entries()) {
+            const by = change.actor ? [`by ${change.actor}`] : []
+            lines.push(
+              sourceLine(i + 1, change.title, change.url, [change.event, change.at, ...by]),
+            )
+          }
+          if (shown.length === 0) lines.push('No new changes.')
+          lines.push('', `Next: call changes with cursor "${next}".`)
+          return {
+            markdown: lines.join('\n'),
+            structured: {
+              changes: shown.map(({ row: _, ...change }) => change),
+              next_cursor: next,
+            },
+          }
+        }),
+      )
+    } catch (error) {
+      return toolError(error)
+    }
+  },
+}
+
+/**
+ * Each change with its resource's name and its actor's, where the caller may see them (the
+ * feed shows only changes of resources the caller may open; an actor may still be hidden).
+ */
+async function describe(session: McpSession, rows: ChangeRow[]) {
+  const { deps, caller } = session
+  const actors =
+    rows.length === 0
+      ? []
+      : await deps.db
+          .selectFrom('activity')
+          .select(['id', 'actor_id'])
+          .where('workspace_id', '=', caller.principal.workspaceId)
+          .where(
+            'id',
+            'in',
+            rows.map((row) => row.id),
+          )
+          .execute()
+  const actorOf = new Map(actors.map((entry) => [entry.id, entry.actor_id]))
+  const names = await namesOf(deps, caller, [
+    ...rows.map((row) => row.subject_id),
+    ...actorOf.values(),
+  ])
+  return rows.map((row) => {
+    const actor = names.get(actorOf.get(row.id) ?? '')
+    return {
+      id: row.id,
+      type: 'change',
+      title: inline(names.get(row.subject_id) ?? row.verb.replace('.', ' ')),
+      url: itemUrl(session, row.subject_type, row.subject_id),
+      event: row.verb,
+      resource_id: row.subject_id,
+      at: row.created_at.toISOString(),
+      actor: actor === undefined ? null : inline(actor),
+      row,
+    }
+  })
+}
