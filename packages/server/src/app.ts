@@ -16,6 +16,7 @@ import { installDryRuns } from './http/dry-run.hook.ts'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handling.ts'
 import { installHostHeaderCheck } from './http/host-header.hook.ts'
 import { clientErrorHandler, expectationFailed, refuseConnect } from './http/http-layer-errors.ts'
+import { installJsonBodyParser } from './http/json-body-parser.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { requestId } from './http/request-id.ts'
 import { installRequestLog } from './http/request-log.ts'
@@ -76,6 +77,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.addHook('preValidation', async (request) => defaultEmptyBody(request))
   // JSON only: any other body type is a 415 rather than a string that fails validation later.
   app.removeContentTypeParser(['text/plain'])
+  installJsonBodyParser(app)
   installErrorHandling(app, webNotFound(deps))
   installRequestLog(app)
   installDrainingRefusal(app, deps.lifecycle)
