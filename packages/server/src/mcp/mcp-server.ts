@@ -2,6 +2,8 @@ import { type CallToolResult, fromJsonSchema, McpServer } from '@modelcontextpro
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
 import { jsonBodyAjv } from '../api/json-validator.ts'
 import { toProblem } from '../api/problems.ts'
+import { registerPrompts } from './mcp-prompts.ts'
+import { registerProjectResources } from './mcp-resources.ts'
 import type { McpSession } from './mcp-session.ts'
 import type { ToolDefinition } from './tool-definition.ts'
 import { toolError } from './tool-result.ts'
@@ -43,6 +45,8 @@ export function buildMcpServer(session: McpSession, version: string): McpServer 
       (args) => runTool(session, tool, args),
     )
   }
+  registerProjectResources(server, session)
+  registerPrompts(server, session, validator)
   return server
 }
 

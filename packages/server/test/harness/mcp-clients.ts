@@ -26,7 +26,41 @@ export interface McpTestClient {
   readonly generation: 'v1' | 'v2'
   listTools(): Promise<ListedTool[]>
   callTool(name: string, args?: Record<string, unknown>): Promise<CalledTool>
+  /** `resources/list`: each resource's URI and name. */
+  listResources(): Promise<{ uri: string; name: string }[]>
+  /** `resources/read`: the text of each of its contents. */
+  readResource(uri: string): Promise<string[]>
+  /** `prompts/list`: each prompt's name and arguments. */
+  listPrompts(): Promise<{ name: string; arguments?: { name: string; required?: boolean }[] }[]>
+  /** `prompts/get`: the text of each of its messages. */
+  getPrompt(name: string, args?: Record<string, string>): Promise<string[]>
   close(): Promise<void>
+}
+
+// The calls both generations' clients make alike (their types differ, their shapes do not).
+interface CommonClient {
+  listResources(): Promise<{ resources: { uri: string; name: string }[] }>
+  readResource(params: { uri: string }): Promise<{ contents: { text?: unknown }[] }>
+  listPrompts(): Promise<{
+    prompts: { name: string; arguments?: { name: string; required?: boolean }[] }[]
+  }>
+  getPrompt(params: {
+    name: string
+    arguments?: Record<string, string>
+  }): Promise<{ messages: { content: { type: string; text?: unknown } }[] }>
+}
+
+function commonCalls(client: CommonClient) {
+  return {
+    listResources: async () => (await client.listResources()).resources,
+    readResource: async (uri: string) =>
+      (await client.readResource({ uri })).contents.map((c) => String(c.text ?? '')),
+    listPrompts: async () => (await client.listPrompts()).prompts,
+    getPrompt: async (name: string, args: Record<string, string> = {}) =>
+      (await client.getPrompt({ name, arguments: args })).messages.map((m) =>
+        String(m.content.text ?? ''),
+      ),
+  }
 }
 
 /** The official SDK generations a test connects with: v1 (clients of 2025) and v2. */
@@ -48,6 +82,7 @@ export async function connectMcp(
       listTools: async () => (await client.listTools()).tools as ListedTool[],
       callTool: async (name, args = {}) =>
         (await client.callTool({ name, arguments: args })) as CalledTool,
+      ...commonCalls(client as unknown as CommonClient),
       close: () => client.close(),
     }
   }
@@ -58,6 +93,7 @@ export async function connectMcp(
     listTools: async () => (await client.listTools()).tools as ListedTool[],
     callTool: async (name, args = {}) =>
       (await client.callTool({ name, arguments: args })) as CalledTool,
+    ...commonCalls(client as unknown as CommonClient),
     close: () => client.close(),
   }
 }

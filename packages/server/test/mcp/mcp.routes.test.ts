@@ -443,6 +443,63 @@ describe('search and fetch', () => {
     }
   })
 
+  test('resources: the projects the token may open, each read as its cited summary', async () => {
+    for (const generation of GENERATIONS) {
+      const gus = await connectMcp(generation, mcpUrl, tokenOf(ws, 'gus-key'))
+      try {
+        const listed = await gus.listResources()
+        assert.deepEqual(
+          listed.map((resource) => resource.uri),
+          [`workgraph://projects/${id('open')}`],
+          'the secret project is not offered',
+        )
+        const [text] = await gus.readResource(`workgraph://projects/${id('open')}`)
+        assert.match(text ?? '', /^# \[Open project\]\(/)
+        const hidden = await gus
+          .readResource(`workgraph://projects/${id('secret')}`)
+          .catch((error: Error) => error.message)
+        const unknown = await gus
+          .readResource('workgraph://projects/prj_00000000000000000000000000')
+          .catch((error: Error) => error.message)
+        assert.equal(typeof hidden, 'string')
+        assert.equal(hidden, unknown, 'a hidden project reads as an unknown one')
+        assert.doesNotMatch(String(hidden), /Secret/)
+      } finally {
+        await gus.close()
+      }
+    }
+    const tasksOnly = await connectMcp('v2', mcpUrl, tokenOf(ws, 'tasks-only'))
+    try {
+      const offered = await tasksOnly.listResources().catch(() => [])
+      assert.deepEqual(offered, [], 'no projects without project:read')
+    } finally {
+      await tasksOnly.close()
+    }
+  })
+
+  test('prompts: catch me up and a status report, as plans over the tools', async () => {
+    const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
+    try {
+      const prompts = await mcp.listPrompts()
+      assert.deepEqual(
+        prompts.map((prompt) => prompt.name),
+        ['catch_me_up', 'status_report'],
+      )
+      const [catchUp] = await mcp.getPrompt('catch_me_up', {
+        since: '2026-11-01',
+        project_id: id('open'),
+      })
+      assert.match(catchUp ?? '', /since 2026-11-01/)
+      assert.match(catchUp ?? '', /`activity` with since "2026-11-01", project_id/)
+      const [report] = await mcp.getPrompt('status_report', { project_id: id('open') })
+      assert.match(report ?? '', new RegExp(`\`fetch\` "${id('open')}"`))
+      const missing = await mcp.getPrompt('status_report', {}).catch((error: Error) => error)
+      assert.ok(missing instanceof Error, 'a status report needs its project')
+    } finally {
+      await mcp.close()
+    }
+  })
+
   test('fetch takes a url or api_url the service printed, and only those', async () => {
     const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'gus-key'))
     try {
