@@ -12,8 +12,9 @@
  *   WORKGRAPH_TEST_REQUIRE_POSTGRES=1 fail instead of skipping when PostgreSQL is absent (CI)
  *
  * In a whole run, the few files whose subject does not depend on the engine and that cost the
- * most (pages and the SDK driven in Chromium, and the TypeScript compiler checking the SDK and a
- * generated client) run once, on PostgreSQL; the HTTP tests of the same pages still run on both.
+ * most (pages and the SDK driven in Chromium, the dashboard's route modules, the OpenAPI document,
+ * and the TypeScript compiler checking the SDK and a generated client) run once, on PostgreSQL;
+ * the pages' other HTTP tests and their fuzz still run on both.
  * Named on the command line, or when PostgreSQL is absent, they run on every engine. Fuzz tests
  * send a third of their inputs on PGlite (test/harness/property-settings.ts).
  */
@@ -33,9 +34,13 @@ const root = resolve(import.meta.dirname, '..')
 const files = process.argv.slice(2)
 const patterns =
   files.length > 0 ? files : ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts']
-// Run once in a whole run (above): the browser, and the compiler on generated code.
+// Run once in a whole run (above): the browser, the compiler on generated code, the document
+// the routes generate, and each dashboard route module's own file (the pages' HTTP behaviour on
+// both engines is in test/web/*.test.ts and the pages' fuzz).
 const ONCE = [
   /\/test\/web\/browser\//,
+  /\/test\/web\/[\w-]+\.routes\.test\.ts$/,
+  /\/test\/openapi\/openapi\.test\.ts$/,
   /sdk\/test\/browser\.test\.ts$/,
   /\/generated-client\.test\.ts$/,
   /sdk\/test\/package\.test\.ts$/,
