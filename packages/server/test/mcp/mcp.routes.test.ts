@@ -542,6 +542,12 @@ describe('search and fetch', () => {
       assert.deepEqual(several.structuredContent?.not_found, [id('t-secret'), unknownId])
       assert.doesNotMatch(text(several), /Secret task/)
       assert.ok(countTokens(text(several)) <= 1200)
+      // The smallest budget holds both faces of a list of five too.
+      const five = [id('t-open'), id('open'), id('o1'), id('gus'), id('m1')]
+      const tight = await mcp.callTool('fetch', { id: five, max_tokens: 500 })
+      assert.equal(tight.isError, undefined, text(tight))
+      assert.ok(countTokens(text(tight)) <= 500, `${countTokens(text(tight))} tokens`)
+      assert.ok(countTokens(JSON.stringify(tight.structuredContent)) <= 500)
       const tooMany = await mcp.callTool('fetch', {
         id: ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => `tsk_${n}`),
       })
