@@ -2,7 +2,7 @@ import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import type { UrlBuilder } from '../lib/resource-urls.ts'
 import { quote, type SourceRef, type SummaryBuilder } from './summary-builder.ts'
-import { type Named, visibleNames } from './summary-queries.ts'
+import { type Named, nameReadable, visibleNames } from './summary-queries.ts'
 
 /** What every summarizer works with. */
 export interface SummaryContext {
@@ -48,8 +48,7 @@ export class Mentions {
   ref(id: string | null | undefined): SourceRef | undefined {
     const named = id ? this.#names.get(id) : undefined
     if (!id || !named) return undefined
-    const type = named.type === 'integration' ? 'person' : named.type
-    if (!this.#ctx.readableKinds.includes(type as string)) return undefined
+    if (!nameReadable(named.type, this.#ctx.readableKinds)) return undefined
     return source(this.#ctx, id, named.type, named.title, named.updated_at)
   }
 

@@ -42,6 +42,31 @@ export async function visibleNames(
   )
 }
 
+/**
+ * Whether a token that reads these kinds may be told a name of this type: an integration's, as a
+ * person's, needs `people:read`.
+ */
+export function nameReadable(type: string, readableKinds: readonly string[]): boolean {
+  return readableKinds.includes(type === 'integration' ? 'person' : type)
+}
+
+/**
+ * The display names (`visibleNames`) of the ids the caller may see, of kinds its token may read:
+ * what an answer says instead of an id.
+ */
+export async function readableNames(
+  db: Db,
+  caller: { visibility: Visibility; readableKinds: readonly string[] },
+  ids: Iterable<string | null | undefined>,
+): Promise<Map<string, string>> {
+  const named = await visibleNames(db, caller.visibility, ids)
+  return new Map(
+    [...named]
+      .filter(([, name]) => nameReadable(name.type, caller.readableKinds))
+      .map(([id, name]) => [id, name.title]),
+  )
+}
+
 /** Counts of the tasks the principal may open among those matching a filter. */
 export interface TaskStats {
   total: number

@@ -7,12 +7,12 @@ import { KINDS } from '../../catalogue/kinds.ts'
 import { createdPosition } from '../../db/keyset.ts'
 import type { LinkEdges } from '../../graph/links/link-edges.ts'
 import { type ListByIds, recordFromList } from '../../graph/resources/load-record.ts'
-import { namesOf } from '../../graph/resources/resource-names.ts'
 import { presentTask } from '../../graph/tasks/tasks.present.ts'
 import { listTasks } from '../../graph/tasks/tasks.queries.ts'
 import { taskRoutes } from '../../graph/tasks/tasks.routes.ts'
 import { TASK_STATUSES, TaskRecord } from '../../graph/tasks/tasks.schemas.ts'
 import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
+import { readableNames } from '../../summaries/summary-queries.ts'
 import { taskPage } from './task.page.ts'
 import { summarizeTask } from './task.summary.ts'
 
@@ -75,7 +75,7 @@ const taskList: ListSource = {
     const { db } = session.deps
     const rows = await listTasks(db, session.caller.visibility, filters, after, limit)
     // Names, not ids, of the people and projects the caller may see: what an agent asks next.
-    const names = await namesOf(session.deps, session.caller, [
+    const names = await readableNames(db, session.caller, [
       ...rows.map((row) => (row.assignee_visible ? row.assignee_id : null)),
       ...rows.map((row) => (row.project_visible ? row.project_id : null)),
     ])

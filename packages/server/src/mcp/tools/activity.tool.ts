@@ -5,7 +5,7 @@ import { requireVisible } from '../../api/require-visible.ts'
 import type { ActivityVerb } from '../../catalogue/verbs.ts'
 import { createdPosition } from '../../db/keyset.ts'
 import { knownVerbs } from '../../graph/changes/event-types.ts'
-import { namesOf } from '../../graph/resources/resource-names.ts'
+import { readableNames } from '../../summaries/summary-queries.ts'
 import { inline, sourceLine } from '../markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
@@ -63,9 +63,9 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
       const rows = await listActivity(deps.db, visibility, readableKinds, filters, after, limit)
       const page = rows.slice(0, limit)
       const ws = caller.principal.workspaceId
-      // Who acted, by name where the caller may see them (an integration has no name here).
-      const names = await namesOf(
-        deps,
+      // Who acted, by name where the caller may see them and its token may read people.
+      const names = await readableNames(
+        deps.db,
         caller,
         page.map((row) => actorShown(row)),
       )

@@ -3,7 +3,7 @@ import { readScopeOf } from '../../access/scopes.ts'
 import type { ChangeRow } from '../../graph/changes/changes.queries.ts'
 import { CHANGE_KINDS } from '../../graph/changes/changes.schemas.ts'
 import { parseEventTypes } from '../../graph/changes/event-types.ts'
-import { namesOf } from '../../graph/resources/resource-names.ts'
+import { readableNames } from '../../summaries/summary-queries.ts'
 import { inline, sourceLine } from '../markdown.ts'
 import type { McpSession } from '../mcp-session.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
@@ -94,31 +94,17 @@ export const changesTool: ToolDefinition<ChangesArgs> = {
 }
 
 /**
- * Each change with its resource's name and its actor's, where the caller may see them (the
- * feed shows only changes of resources the caller may open; an actor may still be hidden).
+ * Each change with its resource's name and its actor's, where the caller may see them and its
+ * token may read their kind (the feed shows only changes of resources the caller may open; an
+ * actor may still be hidden). A comment is named by its opening words.
  */
 async function describe(session: McpSession, rows: ChangeRow[]) {
-  const { deps, caller } = session
-  const actors =
-    rows.length === 0
-      ? []
-      : await deps.db
-          .selectFrom('activity')
-          .select(['id', 'actor_id'])
-          .where('workspace_id', '=', caller.principal.workspaceId)
-          .where(
-            'id',
-            'in',
-            rows.map((row) => row.id),
-          )
-          .execute()
-  const actorOf = new Map(actors.map((entry) => [entry.id, entry.actor_id]))
-  const names = await namesOf(deps, caller, [
+  const names = await readableNames(session.deps.db, session.caller, [
     ...rows.map((row) => row.subject_id),
-    ...actorOf.values(),
+    ...rows.map((row) => row.actor_id),
   ])
   return rows.map((row) => {
-    const actor = names.get(actorOf.get(row.id) ?? '')
+    const actor = names.get(row.actor_id)
     return {
       id: row.id,
       type: 'change',

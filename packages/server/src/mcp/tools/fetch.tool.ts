@@ -74,7 +74,7 @@ export const fetchTool: ToolDefinition<{ id: string | string[]; max_tokens?: num
           const results: SummaryBody[] = []
           const missing: string[] = []
           for (const ref of refs) {
-            const id = URL_START.test(ref) ? session.deps.urls.idIn(ref) : ref
+            const id = idIn(session, ref)
             const summary = id && (await summarizeResource(session.deps, session.caller, id, each))
             if (summary) results.push(summary.body)
             else missing.push(ref)
@@ -96,11 +96,15 @@ export const fetchTool: ToolDefinition<{ id: string | string[]; max_tokens?: num
   },
 }
 
-// The id a fetch names: an id as given, or the one in a URL of this service (else not found,
-// saying what would be found).
+// The id a fetch names: an id as given, or the one in a URL of this service; undefined for any
+// other URL.
+function idIn(session: McpSession, ref: string): string | undefined {
+  return URL_START.test(ref) ? session.deps.urls.idIn(ref) : ref
+}
+
+// The id of a fetch of one: not found, saying what would be found, for a URL of no id of ours.
 function idOf(session: McpSession, ref: string): string {
-  if (!URL_START.test(ref)) return ref
-  const id = session.deps.urls.idIn(ref)
+  const id = idIn(session, ref)
   if (!id)
     throw new ProblemError(
       'not_found',
