@@ -96,13 +96,23 @@ function runSuite(
   return new Promise((done) => child.on('exit', (code, signal) => done(code ?? (signal ? 1 : 0))))
 }
 
+// Each engine's report of its failures (the reporter's closing "failing tests" section), told
+// again when both suites are done: with two suites interleaved, the first to fail would otherwise
+// scroll out of sight, and CI keeps only the end of the output.
+const failureReports = new Map<string, string[]>()
+const MAX_REPORT_LINES = 150
+
 // Copies a suite's output line by line, each marked with its engine, so two suites can share
-// the terminal.
+// the terminal, keeping its failure report.
 function markLines(from: Readable, to: Writable, engine: string): void {
   const mark = engine === 'pglite' ? '[pglite]   ' : '[postgres] '
-  createInterface({ input: from, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) =>
-    to.write(`${mark}${line}\n`),
-  )
+  createInterface({ input: from, crlfDelay: Number.POSITIVE_INFINITY }).on('line', (line) => {
+    to.write(`${mark}${line}\n`)
+    const report = failureReports.get(engine)
+    if (report) {
+      if (report.length < MAX_REPORT_LINES) report.push(`${mark}${line}`)
+    } else if (line.startsWith('✖ failing tests:')) failureReports.set(engine, [`${mark}${line}`])
+  })
 }
 
 async function pgliteTemplate(): Promise<string> {
@@ -185,10 +195,8 @@ const suites: [string, Promise<number>][] = [
     : []),
   ...(admin ? [['PostgreSQL', postgresSuite(admin)] as [string, Promise<number>]] : []),
 ]
-let failed = false
-for (const [name, suite] of suites) {
-  const code = await suite
-  console.log(`${name}: ${code === 0 ? 'passed' : 'FAILED'}`)
-  failed ||= code !== 0
-}
-process.exitCode = failed ? 1 : 0
+const codes: [string, number][] = []
+for (const [name, suite] of suites) codes.push([name, await suite])
+for (const report of failureReports.values()) console.log(`\n${report.join('\n')}`)
+for (const [name, code] of codes) console.log(`${name}: ${code === 0 ? 'passed' : 'FAILED'}`)
+process.exitCode = codes.some(([, code]) => code !== 0) ? 1 : 0
