@@ -197,6 +197,7 @@ const suites: [string, Promise<number>][] = [
 ]
 const codes: [string, number][] = []
 for (const [name, suite] of suites) codes.push([name, await suite])
-for (const report of failureReports.values()) console.log(`\n${report.join('\n')}`)
+if (suites.length > 1)
+  for (const report of failureReports.values()) console.log(`\n${report.join('\n')}`)
 for (const [name, code] of codes) console.log(`${name}: ${code === 0 ? 'passed' : 'FAILED'}`)
 process.exitCode = codes.some(([, code]) => code !== 0) ? 1 : 0

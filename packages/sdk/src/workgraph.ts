@@ -1,4 +1,4 @@
-import type { BodyOf, SearchResult } from './api-types.ts'
+import type { BodyOf, ListParams, SearchResult, Summary } from './api-types.ts'
 import { Activity } from './resources/activity.ts'
 import { Canvases } from './resources/canvases.ts'
 import { Changes } from './resources/changes.ts'
@@ -79,6 +79,15 @@ export class Workgraph {
     this.resources = new Resources(this.#transport)
     this.directory = new Directory(this.#transport)
     this.webhooks = new Webhooks(this.#transport)
+  }
+
+  /**
+   * What needs attention (overdue, blocked and due-soon tasks, objectives behind, what changed
+   * since a time), most pressing first, as a cited summary: `for` is `me` (the default for a
+   * person's token), `workspace`, or a person, project or team id.
+   */
+  attention(params: ListParams<'getAttention'> = {}, options?: RequestOptions): Promise<Summary> {
+    return this.#transport.request({ method: 'GET', path: '/v1/attention', query: params, options })
   }
 
   /** Ranked search over what the token may open, within a token budget; a read, safe to retry. */

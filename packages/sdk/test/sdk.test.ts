@@ -126,7 +126,7 @@ test('the same idempotency key twice gives the first answer, and one task', asyn
   assert.equal(rows.length, 1)
 })
 
-test('reads: search, any record, a summary within its budget, activity of a project', async () => {
+test('reads: search, any record, a summary within its budget, activity, what needs attention', async () => {
   const wg = sdk()
   const hits = await wg.search({ query: 'secret task', types: ['task'], limit: 5 })
   assert.equal(hits.results[0]?.id, ws.ids['t-secret'])
@@ -137,6 +137,9 @@ test('reads: search, any record, a summary within its budget, activity of a proj
   const entries = await wg.activity.list({ project_id: ws.ids.open, limit: 3 }).toArray(5)
   assert.ok(entries.length > 0)
   assert.ok(entries.every((entry) => entry.project_id === ws.ids.open))
+  const attention = await wg.attention({ for: ws.ids.open, max_tokens: 400 })
+  assert.equal(attention.id, ws.ids.open)
+  assert.ok(attention.budget.used_tokens <= 400)
 })
 
 test('errors are WorkgraphError with status, code, detail, request id and field errors', async () => {

@@ -2,6 +2,7 @@ import cookie from '@fastify/cookie'
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox'
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify'
 import type { AppDeps } from './app-deps.ts'
+import { attentionRoutes } from './attention/attention.routes.ts'
 import { auditRoutes } from './audit/audit.routes.ts'
 import { kindsWith } from './catalogue/catalogue.ts'
 import { accessRoutes } from './graph/access/access.routes.ts'
@@ -114,6 +115,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(accessRoutes(deps))
   await app.register(searchRoutes(deps))
   await app.register(summaryRoutes(deps))
+  await app.register(attentionRoutes(deps))
   await app.register(tokenRoutes(deps))
   await app.register(auditRoutes(deps))
   await app.register(webhookRoutes(deps))

@@ -420,6 +420,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/attention": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** What needs attention: overdue, blocked and due-soon tasks, OKRs behind, changes */
+        get: operations["getAttention"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tokens": {
         parameters: {
             query?: never;
@@ -3237,6 +3254,45 @@ export interface operations {
                 /** @description A resource id, such as tsk_… */
                 id: string;
             };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Summary"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["Problem"];
+            "5XX": components["responses"]["Problem"];
+        };
+    };
+    getAttention: {
+        parameters: {
+            query?: {
+                /** @description Whose attention: `me` (the default for a person’s token), `workspace` (the default for an integration’s), or a person, project or team id. */
+                for?: string;
+                /**
+                 * @description Changes by anyone but you from this time on; a week before now by default.
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                since?: string;
+                /** @description At most this many tasks, objectives and changes each. */
+                limit?: number;
+                max_tokens?: number;
+            };
+            header?: never;
+            path?: never;
             cookie?: never;
         };
         requestBody?: never;

@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely'
+import { type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely'
 import type { Visibility } from '../access/visibility.ts'
 import type { Reference } from '../api/require-visible.ts'
 import type { ActivityVerb } from '../catalogue/verbs.ts'
@@ -28,6 +28,13 @@ export interface ActivityFilters {
   actor_id?: string | undefined
   since?: string | undefined
   verbs?: readonly ActivityVerb[] | undefined
+  /** Leaves out what this actor did (what needs someone's attention is what others did). */
+  not_actor_id?: string | undefined
+  /**
+   * Entries about a task assigned to, or an objective owned by, a person or a team's members
+   * (the caller may see), as their subject or mentioned (a comment on the task).
+   */
+  concerning?: { person_id: string } | { team_id: string } | undefined
 }
 
 /**
@@ -96,6 +103,8 @@ export async function listActivity(
     )
   }
   if (filters.actor_id) query = query.where('a.actor_id', '=', filters.actor_id)
+  if (filters.not_actor_id) query = query.where('a.actor_id', '<>', filters.not_actor_id)
+  if (filters.concerning) query = query.where(concerning(visibility, filters.concerning))
   if (filters.since) query = query.where('a.created_at', '>=', new Date(filters.since))
   if (filters.verbs?.length) query = query.where('a.verb', 'in', [...filters.verbs])
   return query
@@ -103,6 +112,26 @@ export async function listActivity(
     .orderBy('a.id', 'desc')
     .limit(limit + 1)
     .execute()
+}
+
+// Entries whose subject, or a resource they mention, is a task assigned to or an objective owned
+// by the people named: a person, or the members of a team that the caller may see.
+function concerning(
+  visibility: Visibility,
+  whom: NonNullable<ActivityFilters['concerning']>,
+): RawBuilder<SqlBool> {
+  const people =
+    'person_id' in whom
+      ? sql`(${whom.person_id})`
+      : sql`(select tm.person_id from team_members tm
+          where tm.workspace_id = a.workspace_id and tm.team_id = ${whom.team_id}
+            and ${visibility.personId('tm.person_id')})`
+  return sql<SqlBool>`(exists (
+      select 1 from tasks t where t.workspace_id = a.workspace_id and t.assignee_id in ${people}
+        and (t.id = a.subject_id or t.id = any(a.ref_ids)))
+    or exists (
+      select 1 from objectives o where o.workspace_id = a.workspace_id and o.owner_id in ${people}
+        and (o.id = a.subject_id or o.id = any(a.ref_ids))))`
 }
 
 /** Activity entries the principal may see, by id. */

@@ -8,6 +8,7 @@ import type { McpSession } from './mcp-session.ts'
 import type { ToolDefinition } from './tool-definition.ts'
 import { toolError } from './tool-result.ts'
 import { TOOLS } from './tools/index.ts'
+import { shortNulls } from './tools/tool-schemas.ts'
 
 /** Instructions every client receives with the server's description. */
 const INSTRUCTIONS =
@@ -38,8 +39,8 @@ export function buildMcpServer(session: McpSession, version: string): McpServer 
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: fromJsonSchema<Record<string, unknown>>(tool.input, validator),
-        outputSchema: fromJsonSchema<Record<string, unknown>>(tool.output, validator),
+        inputSchema: fromJsonSchema<Record<string, unknown>>(shortNulls(tool.input), validator),
+        outputSchema: fromJsonSchema<Record<string, unknown>>(shortNulls(tool.output), validator),
         annotations: tool.annotations,
       },
       (args) => runTool(session, tool, args),

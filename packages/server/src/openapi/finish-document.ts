@@ -16,6 +16,7 @@ const OTHER_TAGS: Record<string, string> = {
   changes: 'The change feed: what changed since a cursor, oldest first, with long polling.',
   resources: 'Any resource by id: records, neighbours and cited summaries.',
   search: 'Ranked full-text search over what the caller can open.',
+  attention: 'What needs attention for a person, a project, a team or the workspace.',
   tokens: 'API keys, workspace tokens and OAuth grants.',
   audit: "The workspace's audit log, for owners and admins.",
   webhooks: 'Signed webhook endpoints and their delivery log.',

@@ -1,5 +1,5 @@
 import type { listActivity } from '../activity/activity.queries.ts'
-import { marker, quote, type SummaryBuilder } from './summary-builder.ts'
+import { marker, quote, type SourceRef, type SummaryBuilder } from './summary-builder.ts'
 import {
   activityWords,
   day,
@@ -23,6 +23,7 @@ export function activityTitle(entry: ActivityEntry): string {
  * subject, so entries about one resource share a source and each citation opens a resource's page;
  * the entry itself only when the token may not read the subject's type (its title is then unsaid).
  * An entry about the summary's own subject cites nothing: the subject's URL heads the summary.
+ * Returns what it cited.
  */
 export function sayActivity(
   ctx: SummaryContext,
@@ -31,7 +32,7 @@ export function sayActivity(
   entry: ActivityEntry,
   lead: string,
   subjectId: string,
-): void {
+): SourceRef | undefined {
   const actor = mentions.name(entry.actor_visible ? entry.actor_id : null)
   const ref =
     entry.subject_title === null
@@ -46,6 +47,7 @@ export function sayActivity(
             entry.subject_updated_at,
           )
   b.say`${lead} ${day(entry.created_at)}, ${actor ? quote(actor) : 'someone'} ${activityWords(entry)}${ref ? marker(ref) : ''}.`
+  return ref
 }
 
 // A comment is named by its opening words, as every other source names it.

@@ -106,6 +106,18 @@ async function everythingSeenBy(
   }
   if (readable.has('activity'))
     answers.push(['activity', JSON.stringify(await allPages(api, '/v1/activity', 100))])
+  // What needs attention, for the workspace, the token's owner and every person, project and
+  // team, open or hidden: a refusal names nothing either.
+  if (['task', 'okr', 'activity'].some((type) => readable.has(type))) {
+    const keyed = world.allKeys().map((key) => ids[key] as string)
+    const foci = ['workspace', 'me', ...keyed.filter((id) => /^(usr|team|prj)_/.test(id))]
+    for (const focus of foci) {
+      const reply = await api.get(
+        `/v1/attention?for=${focus}&since=2000-01-01T00:00:00Z&limit=20&max_tokens=20000`,
+      )
+      answers.push([`attention for ${focus}`, reply.body])
+    }
+  }
   for (const key of world.allKeys()) {
     const id = ids[key] as string
     const record = await api.get(`/v1/resources/${id}`)
@@ -139,7 +151,10 @@ async function everythingMcpShows(token: string, ids: string[]): Promise<[string
     answers.push([`mcp ${name} ${JSON.stringify(args)}`, JSON.stringify(result)])
     return result
   }
-  if (offered.has('workspace')) await call('workspace', {})
+  if (offered.has('workspace')) {
+    await call('workspace', {})
+    await call('workspace', { for: 'workspace', since: '2000-01-01T00:00:00Z', max_tokens: 20_000 })
+  }
   for (const type of offered.has('list') ? LIST_TYPES : []) {
     let cursor: string | undefined
     do {

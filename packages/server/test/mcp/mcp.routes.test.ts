@@ -403,6 +403,38 @@ describe('search and fetch', () => {
     }
   })
 
+  test('workspace: who you are and what needs attention, for you or for a project', async () => {
+    const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
+    const gus = await connectMcp('v2', mcpUrl, tokenOf(ws, 'gus-key'))
+    try {
+      const mine = await mcp.callTool('workspace', {})
+      assert.equal(mine.isError, undefined, text(mine))
+      assert.match(text(mine), /^## Needs attention$/m)
+      assert.match(text(mine), /## Your projects\n\[\d+\] \[Secret project\]/)
+      assert.doesNotMatch(text(mine), /Facts:/, 'the opening statement says the numbers')
+      const attention = mine.structuredContent?.attention as { id: string; text: string }
+      assert.equal(attention.id, id('alice'))
+      // Every [n] of the answer names one source: the lists are numbered after what it cites.
+      const numbers = [...text(mine).matchAll(/^\[(\d+)\] /gm)].map((m) => Number(m[1]))
+      assert.deepEqual(
+        numbers,
+        numbers.map((_, i) => i + 1),
+      )
+      const project = await mcp.callTool('workspace', { for: id('open') })
+      assert.match(text(project), /^## Needs attention for “Open project” \(project prj_/m)
+      assert.doesNotMatch(text(project), /## Your projects/)
+      assert.match(text(project), /“Open task” \[1\] is due 2026-12-01/)
+      const hidden = await gus.callTool('workspace', { for: id('secret') })
+      const unknown = await gus.callTool('workspace', { for: 'prj_00000000000000000000000000' })
+      assert.equal(hidden.isError, true)
+      assert.deepEqual(hidden.content, unknown.content)
+      assert.match(text(hidden), /^Error 404 not_found/)
+    } finally {
+      await mcp.close()
+      await gus.close()
+    }
+  })
+
   test('changes: the cursor of now, then each change after it, named, with its actor', async () => {
     const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
     const gus = await connectMcp('v2', mcpUrl, tokenOf(ws, 'gus-key'))
@@ -567,6 +599,7 @@ describe('search and fetch', () => {
         ['list', { type: 'task' }],
         ['activity', {}],
         ['workspace', {}],
+        ['workspace', { for: 'workspace' }],
       ]
       for (const budget of [500, 600, 800, 1200, 2000]) {
         for (const [name, args] of calls) {

@@ -78,3 +78,13 @@ export function okrHealth(
     verdict = 'at_risk'
   return { verdict, expected_progress: expected }
 }
+
+/**
+ * The session names of the periods that hold `day` (UTC), as `periodOf` reads them: its year,
+ * half and quarter (`2026`, `2026-H2`, `2026-Q4`).
+ */
+export function currentSessions(day: Date): string[] {
+  const year = day.getUTCFullYear()
+  const month = day.getUTCMonth()
+  return [`${year}`, `${year}-H${month < 6 ? 1 : 2}`, `${year}-Q${Math.floor(month / 3) + 1}`]
+}

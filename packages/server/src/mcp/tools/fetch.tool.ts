@@ -2,8 +2,9 @@ import Type from 'typebox'
 import { readScopes } from '../../access/scopes.ts'
 import { notFound, ProblemError } from '../../api/problem-catalogue.ts'
 import { type SummaryBody, summarizeResource } from '../../summaries/run-summary.ts'
-import { data, inline, link, sourceLine } from '../markdown.ts'
+import { data } from '../markdown.ts'
 import type { McpSession } from '../mcp-session.ts'
+import { summaryMarkdown } from '../summary-markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
 import { fitBoth } from './fit-both.ts'
@@ -63,7 +64,7 @@ export const fetchTool: ToolDefinition<{ id: string | string[]; max_tokens?: num
           await fitBoth(maxTokens, async (budget) => {
             const summary = await summarizeResource(session.deps, session.caller, id, budget)
             if (!summary) throw notFound()
-            return { markdown: render(summary.body), structured: summary.body }
+            return { markdown: summaryMarkdown(summary.body), structured: summary.body }
           }),
         )
       }
@@ -79,7 +80,7 @@ export const fetchTool: ToolDefinition<{ id: string | string[]; max_tokens?: num
             if (summary) results.push(summary.body)
             else missing.push(ref)
           }
-          const parts = results.map(render)
+          const parts = results.map(summaryMarkdown)
           if (missing.length > 0)
             parts.push(
               `Not found (no such id, or not one you can open): ${missing.map((ref) => data(ref, 120)).join(', ')}.`,
@@ -111,27 +112,4 @@ function idOf(session: McpSession, ref: string): string {
       'Not a URL of this service: give an id (tsk_…), or a url or api_url this service printed.',
     )
   return id
-}
-
-// Title and page, the statements (their [n] refer to the sources below), facts, then sources.
-function render(body: SummaryBody): string {
-  const heading = body.url ? link(body.title, body.url) : data(body.title, 120)
-  const lines = [`# ${heading} (${body.type} ${body.id})`]
-  // The summary's text went through the rule for people's text when it was composed; its [n]
-  // markers are the summary's own.
-  if (body.text) lines.push('', body.text)
-  const facts = Object.entries(body.facts).map(
-    ([name, value]) => `${name}: ${inline(String(value))}`,
-  )
-  if (facts.length > 0) lines.push('', `Facts: ${facts.join('; ')}.`)
-  if (body.sources.length > 0) lines.push('', 'Sources:')
-  for (const [i, source] of body.sources.entries()) {
-    // The version lets an agent tell whether what it cites has changed since.
-    const version = `updated ${source.updated_at}`
-    lines.push(sourceLine(i + 1, source.title, source.url, [source.type, source.id, version]))
-  }
-  const links = body.links.map((l) => `${l.rel} [${l.source}]`)
-  if (links.length > 0) lines.push('', `Related: ${links.join(', ')}.`)
-  if (body.truncated) lines.push('', '(Cut to fit max_tokens; ask again with more for the rest.)')
-  return lines.join('\n')
 }

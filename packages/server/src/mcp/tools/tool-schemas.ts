@@ -39,6 +39,14 @@ export function terse<T extends TSchema>(schema: T): T {
   })
 }
 
+/**
+ * A schema with every "a value or null" said the short way (`"type": ["string", "null"]`), and
+ * nothing else changed: what `tools/list` shows of every tool's arguments and results.
+ */
+export function shortNulls<T extends TSchema>(schema: T): T {
+  return JSON.parse(JSON.stringify(schema), (_key, value) => orNullShort(value))
+}
+
 // `{ anyOf: [{ type: T, …rest }, { type: 'null' }] }` as `{ type: [T, 'null'], …rest }`: the same
 // values, in fewer words.
 function orNullShort(value: unknown): unknown {
