@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict'
 import { test } from 'node:test'
-import { okrHealth, periodOf } from './okr-health.ts'
+import { currentSessions, okrHealth, periodOf } from './okr-health.ts'
 
 const day = (iso: string) => new Date(`${iso}T00:00:00Z`)
 
@@ -39,4 +39,16 @@ test('before its period nothing is expected; after it, everything is', () => {
     expected_progress: 1,
   })
   assert.equal(okrHealth(0.5, null, 'Autumn push', day('2026-11-16')), null)
+})
+
+test('the current sessions are the year, half and quarter of the day, each a period that holds it', () => {
+  assert.deepEqual(currentSessions(day('2026-11-16')), ['2026', '2026-H2', '2026-Q4'])
+  assert.deepEqual(currentSessions(day('2027-01-01')), ['2027', '2027-H1', '2027-Q1'])
+  assert.deepEqual(currentSessions(day('2026-06-30')), ['2026', '2026-H1', '2026-Q2'])
+  for (const iso of ['2026-01-01', '2026-03-31', '2026-07-01', '2026-12-31']) {
+    for (const session of currentSessions(day(iso))) {
+      const period = periodOf(session)
+      assert.ok(period && period.start <= day(iso) && day(iso) < period.end, `${session} ${iso}`)
+    }
+  }
 })
