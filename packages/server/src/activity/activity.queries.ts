@@ -17,6 +17,19 @@ export type ActivityRow = Omit<
   /** The subject's version, which summaries cite. */
   subject_updated_at: Date
   actor_visible: boolean
+  /** What a comment is on (visible, as everything an entry mentions is); null for the rest. */
+  on_id: string | null
+  /** A check-in's value, confidence and key result; null for other entries. */
+  checkin: CheckinFacts | null
+}
+
+/** What a check-in logged, as its activity entry tells it. */
+export interface CheckinFacts {
+  value: number
+  confidence: number | null
+  /** The key result's title and unit: they follow their objective, the entry's subject. */
+  key_result: string
+  unit: string
 }
 
 /** Filters of an activity list. */
@@ -85,6 +98,16 @@ export async function listActivity(
         when s.type = 'comment' then left(s.body, 120) else s.title end`.as('subject_title'),
       's.updated_at as subject_updated_at',
       sql<boolean>`${visibility.actorId('a.actor_id')}`.as('actor_visible'),
+      // A comment's target is among the entry's refs, so the entry's own test covers it.
+      sql<string | null>`case when a.subject_type = 'comment' then (
+        select c.resource_id from comments c
+        where c.workspace_id = a.workspace_id and c.id = a.subject_id) end`.as('on_id'),
+      sql<CheckinFacts | null>`case when a.verb = 'okr.checkin' then (
+        select json_build_object('value', ch.value, 'confidence', ch.confidence,
+                                 'key_result', k.title, 'unit', k.unit)
+        from checkins ch
+        join key_results k on k.workspace_id = ch.workspace_id and k.id = ch.key_result_id
+        where ch.workspace_id = a.workspace_id and ch.id = a.object_id) end`.as('checkin'),
     ])
     .where('a.workspace_id', '=', visibility.principal.workspaceId)
     .where(visibility.activity('a', 's'))

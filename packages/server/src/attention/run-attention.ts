@@ -6,7 +6,7 @@ import { findWorkspace } from '../graph/workspace/workspace.queries.ts'
 import { packSummary } from '../summaries/pack-summary.ts'
 import type { SummaryResult } from '../summaries/run-summary.ts'
 import type { SummaryBody } from '../summaries/summary.schemas.ts'
-import { sayActivity } from '../summaries/summary-activity.ts'
+import { activityNeighbours, sayActivity } from '../summaries/summary-activity.ts'
 import { count, SummaryBuilder } from '../summaries/summary-builder.ts'
 import { Mentions, pageUrl, type SummaryContext } from '../summaries/summary-context.ts'
 import { attentionTasks, countAttentionTasks, currentObjectives } from './attention.queries.ts'
@@ -85,7 +85,7 @@ export async function attentionFor(
     focus.type === 'workspace' ? null : focus.id,
     ...tasks.flatMap((t) => [t.id, t.assignee_id, t.project_id]),
     ...shownObjectives.flatMap((o) => [o.id, o.owner_id]),
-    ...(changes ?? []).map((a) => (a.actor_visible ? a.actor_id : null)),
+    ...(changes ?? []).flatMap(activityNeighbours),
   ])
   const b = new SummaryBuilder()
   sayOverview(b, { today: ctx.today, counts, objectives, changes: changes?.length ?? null, since })

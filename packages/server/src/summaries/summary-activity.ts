@@ -1,5 +1,12 @@
 import type { listActivity } from '../activity/activity.queries.ts'
-import { marker, quote, type SourceRef, type SummaryBuilder } from './summary-builder.ts'
+import {
+  marker,
+  named,
+  quote,
+  type SourceRef,
+  type SummaryBuilder,
+  type Value,
+} from './summary-builder.ts'
 import {
   activityWords,
   day,
@@ -46,8 +53,27 @@ export function sayActivity(
             subjectName(entry),
             entry.subject_updated_at,
           )
-  b.say`${lead} ${day(entry.created_at)}, ${actor ? quote(actor) : 'someone'} ${activityWords(entry)}${ref ? marker(ref) : ''}.`
+  const on = entry.on_id === subjectId ? undefined : mentions.ref(entry.on_id)
+  b.say`${lead} ${day(entry.created_at)}, ${actor ? quote(actor) : 'someone'} ${activityWords(entry)}${ref ? marker(ref) : ''}${on ? [' on ', named(on)] : ''}${checkinWords(entry)}.`
   return ref
+}
+
+/** The neighbours `sayActivity` may name: load them into the Mentions it is given. */
+export function activityNeighbours(entry: ActivityEntry): (string | null)[] {
+  return [entry.actor_visible ? entry.actor_id : null, entry.on_id]
+}
+
+/**
+ * What a check-in logged: `: “Signups” at 40 users (confidence 60%)`; nothing for other entries,
+ * or when the token may not read objectives (their key results go with them).
+ */
+export function checkinWords(entry: ActivityEntry): Value[] {
+  const checkin = entry.checkin
+  if (!checkin || entry.subject_title === null) return []
+  const unit = checkin.unit.trim() ? ` ${checkin.unit}` : ''
+  const confidence =
+    checkin.confidence === null ? '' : ` (confidence ${Math.round(checkin.confidence * 100)}%)`
+  return [': ', quote(checkin.key_result, 120), ` at ${checkin.value}${unit}${confidence}`]
 }
 
 // A comment is named by its opening words, as every other source names it.

@@ -435,6 +435,50 @@ describe('search and fetch', () => {
     }
   })
 
+  test('activity says what a comment is on and what a check-in logged, in both faces', async () => {
+    const api = client(t.app, tokenOf(ws, 'alice-key'))
+    const comment = await api.post('/v1/comments', { resource_id: id('t-open'), body: 'On it.' })
+    assert.equal(comment.status, 201, comment.body)
+    const checkin = await api.post('/v1/okr/checkins', {
+      key_result_id: id('kr1'),
+      value: 56,
+      confidence: 0.7,
+    })
+    assert.equal(checkin.status, 201, checkin.body)
+    const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
+    try {
+      const entries = async (args: Record<string, unknown>) => {
+        const result = await mcp.callTool('activity', { ...args, limit: 20 })
+        const all = result.structuredContent?.entries as Record<string, unknown>[]
+        return { markdown: text(result), all }
+      }
+      const comments = await entries({ resource_id: id('t-open'), verbs: ['comment.created'] })
+      assert.match(comments.markdown, /· comment\.created · .* · by Alice Member · on “Open task”/)
+      const commented = comments.all.find((e) => e.title === 'comment created: On it.')
+      assert.equal(commented?.on_id, id('t-open'))
+      assert.equal(commented?.on, 'Open task')
+      const checkins = await entries({ resource_id: id('o1'), verbs: ['okr.checkin'] })
+      assert.match(checkins.markdown, /· okr\.checkin · .* · “Signups” at 56 \(confidence 70%\)/)
+      const logged = checkins.all.find((e) => (e.checkin as { value: number }).value === 56)
+      assert.deepEqual(logged?.checkin, {
+        value: 56,
+        confidence: 0.7,
+        key_result: 'Signups',
+        unit: '',
+      })
+      // Each entry's own summary says it too.
+      const commentSummary = await api.get(`/v1/resources/${commented?.id}/summary`)
+      assert.match(commentSummary.json.text, /commented “On it\.” \[\d\] on “Open task” \[\d\]\./)
+      const checkinSummary = await api.get(`/v1/resources/${logged?.id}/summary`)
+      assert.match(
+        checkinSummary.json.text,
+        /checked in on objective “Grow” \[\d\]: “Signups” at 56 \(confidence 70%\)\./,
+      )
+    } finally {
+      await mcp.close()
+    }
+  })
+
   test('changes: the cursor of now, then each change after it, named, with its actor', async () => {
     const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
     const gus = await connectMcp('v2', mcpUrl, tokenOf(ws, 'gus-key'))

@@ -2,7 +2,7 @@ import { listActivity } from '../../activity/activity.queries.ts'
 import { listCanvases } from '../../graph/canvases/canvases.queries.ts'
 import { listOkrs } from '../../graph/okrs/okrs.queries.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
-import { sayActivity } from '../../summaries/summary-activity.ts'
+import { activityNeighbours, sayActivity } from '../../summaries/summary-activity.ts'
 import {
   listing,
   named,
@@ -61,7 +61,7 @@ export async function summarizeProject(
     ...tasks.flatMap((t) => [t.id, t.assignee_id]),
     ...canvases.map((c) => c.id),
     ...okrs.map((o) => o.id),
-    ...recent.map((a) => (a.actor_visible ? a.actor_id : null)),
+    ...recent.flatMap(activityNeighbours),
   ])
   const b = new SummaryBuilder()
   const owner = mentions.ref(project.owner_visible ? project.owner_id : null)

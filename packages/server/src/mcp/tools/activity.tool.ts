@@ -1,12 +1,16 @@
 import Type from 'typebox'
-import { activityReferences, listActivity } from '../../activity/activity.queries.ts'
+import {
+  activityReferences,
+  type CheckinFacts,
+  listActivity,
+} from '../../activity/activity.queries.ts'
 import { bindingOf, readCursor } from '../../api/paging.ts'
 import { requireVisible } from '../../api/require-visible.ts'
 import type { ActivityVerb } from '../../catalogue/verbs.ts'
 import { createdPosition } from '../../db/keyset.ts'
 import { knownVerbs } from '../../graph/changes/event-types.ts'
 import { readableNames } from '../../summaries/summary-queries.ts'
-import { inline, sourceLine } from '../markdown.ts'
+import { data, inline, sourceLine } from '../markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
 import { Cursor, MaxTokens, NextCursor, Ref } from './tool-schemas.ts'
@@ -67,7 +71,7 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
       const names = await readableNames(
         deps.db,
         caller,
-        page.map((row) => actorShown(row)),
+        page.flatMap((row) => [actorShown(row), row.on_id]),
       )
       const entries = page.map((row) => {
         // Cite the subject when the token may read it; otherwise the entry itself.
@@ -84,6 +88,10 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
           at: row.created_at.toISOString(),
           actor_id: actorShown(row),
           actor: nameOf(names, actorShown(row)),
+          // What a comment is on, and what a check-in logged: what an agent asks next.
+          on_id: row.on_id,
+          on: nameOf(names, row.on_id),
+          checkin: row.subject_title === null ? null : row.checkin,
           position: createdPosition(row),
         }
       })
@@ -95,8 +103,12 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
         for (const [i, entry] of shown.entries()) {
           const actor = entry.actor ?? entry.actor_id
           const by = actor ? [`by ${actor}`] : []
+          const on = entry.on ? [`on ${data(entry.on, 120)}`] : []
+          const logged = entry.checkin ? [checkinText(entry.checkin)] : []
           const label = entry.subject_title ?? entry.verb
-          lines.push(sourceLine(i + 1, label, entry.url, [entry.verb, entry.at, ...by]))
+          lines.push(
+            sourceLine(i + 1, label, entry.url, [entry.verb, entry.at, ...by, ...on, ...logged]),
+          )
         }
         if (shown.length === 0) lines.push('No activity matches.')
         if (next) lines.push('', `More: call activity again with cursor "${next}".`)
@@ -113,6 +125,14 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
       return toolError(error)
     }
   },
+}
+
+// A check-in's value as a fact of its line: `“Signups” at 40 users (confidence 60%)`.
+function checkinText(checkin: CheckinFacts): string {
+  const unit = checkin.unit.trim() ? ` ${inline(checkin.unit)}` : ''
+  const confidence =
+    checkin.confidence === null ? '' : ` (confidence ${Math.round(checkin.confidence * 100)}%)`
+  return `${data(checkin.key_result, 120)} at ${checkin.value}${unit}${confidence}`
 }
 
 // The actor of an entry, if the caller may see them.
