@@ -1827,6 +1827,13 @@ export interface components {
             /** @description Canvases only. */
             summary?: string;
             due?: string | null;
+            /** @description Tasks and projects: their status. */
+            status?: string;
+            assignee?: string | null;
+            /** @description Objectives: their progress. */
+            progress?: number;
+            confidence?: number | null;
+            health?: components["schemas"]["OkrHealth"] | null;
             /** @description The page in the product; the API URL is built from the id. */
             url: string;
             /** @description At most about 240 characters of the hit's own text around the match. */

@@ -63,7 +63,8 @@ export async function runSearch(
     )
   }
   const given = checkedFilters(body.filters)
-  const question = parseQuestion(normalizeQuery(body.query), deps.clock.now())
+  const now = deps.clock.now()
+  const question = parseQuestion(normalizeQuery(body.query), now)
   // A field of `filters` replaces the same filter read from the query.
   const values: SearchFilterValues = { ...question.filters, ...given }
   // With filters in the request, "tasks" says what to list, as it does next to a filter word.
@@ -124,7 +125,7 @@ export async function runSearch(
         })
   const page = rows.slice(0, limit)
   const ws = visibility.principal.workspaceId
-  const hits = page.map((row) => presentHit(row, deps.urls.resource(ws, row.type, row.id)))
+  const hits = page.map((row) => presentHit(row, deps.urls.resource(ws, row.type, row.id), now))
   return packSearch(
     hits,
     rows.length > limit,

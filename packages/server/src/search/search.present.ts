@@ -1,5 +1,6 @@
 import type { Static } from 'typebox'
 import { kindNamed } from '../catalogue/catalogue.ts'
+import { okrHealth } from '../graph/okrs/okr-health.ts'
 import { type CharRange, quoteRange } from '../lib/quote-range.ts'
 import type { ResourceUrls } from '../lib/resource-urls.ts'
 import { escapeMarkdown, plainLine, safeLine, safeText } from '../lib/safe-text.ts'
@@ -13,7 +14,11 @@ const SNIPPET_CHARS = 240
  * quotes it only when the quote would differ from both the title and the snippet. People's text
  * is shown by the one rule (lib/safe-text.ts); the range locates it in the field as stored.
  */
-export function presentHit(row: SearchRow, urls: ResourceUrls): Static<typeof SearchHit> {
+export function presentHit(
+  row: SearchRow,
+  urls: ResourceUrls,
+  now: Date,
+): Static<typeof SearchHit> {
   const snippet = clip(plainLine(row.snippet), SNIPPET_CHARS)
   const title = plainLine(row.title)
   const field = row.title_matched ? 'title' : (kindNamed(row.type)?.search?.bodyField ?? 'body')
@@ -24,7 +29,15 @@ export function presentHit(row: SearchRow, urls: ResourceUrls): Static<typeof Se
     type: row.type,
     title: escapeMarkdown(title),
     ...(row.type === 'canvas' ? { summary: safeText(row.canvas_summary ?? '') } : {}),
-    ...(row.type === 'task' ? { due: row.task_due } : {}),
+    ...(row.type === 'task'
+      ? {
+          due: row.task_due,
+          status: row.task_status ?? undefined,
+          assignee: row.task_assignee === null ? null : safeLine(row.task_assignee),
+        }
+      : {}),
+    ...(row.type === 'project' && row.project_status ? { status: row.project_status } : {}),
+    ...(row.type === 'okr' && row.okr_facts ? okrFacts(row.okr_facts, now) : {}),
     url: urls.url,
     snippet: escapeMarkdown(snippet),
     path: row.path.map(safeLine).join(' › '),
@@ -37,6 +50,13 @@ export function presentHit(row: SearchRow, urls: ResourceUrls): Static<typeof Se
       range: citedRange(row, field, cited.quote ?? (field === 'title' ? title : snippet)),
     },
   }
+}
+
+// An objective's progress, latest confidence and health, as its record gives them.
+function okrFacts(facts: NonNullable<SearchRow['okr_facts']>, now: Date) {
+  const progress = Number(facts.progress)
+  const confidence = facts.confidence === null ? null : Number(facts.confidence)
+  return { progress, confidence, health: okrHealth(progress, confidence, facts.session, now) }
 }
 
 /**

@@ -30,6 +30,12 @@ export interface SearchRow {
   title_matched: boolean
   canvas_summary: string | null
   task_due: string | null
+  task_status: string | null
+  /** The assignee's name, when the caller may see them and the token reads people. */
+  task_assignee: string | null
+  project_status: string | null
+  /** An objective's progress, session and latest confidence, from which its health follows. */
+  okr_facts: { progress: number; session: string; confidence: number | null } | null
   /** Visible ancestors, outermost first. */
   path: string[]
 }
@@ -211,7 +217,17 @@ export async function searchIndex(
            where page.type <> 'project' and x.workspace_id = ${ws} and x.id = page.project_id and ${visibility.row('x')}
              and 'project' = any(${readable})) as project_title,
         (select c.summary from canvases c where page.type = 'canvas' and c.workspace_id = ${ws} and c.id = page.id) as canvas_summary,
-        (select t.due from tasks t where page.type = 'task' and t.workspace_id = ${ws} and t.id = page.id) as task_due
+        (select t.due from tasks t where page.type = 'task' and t.workspace_id = ${ws} and t.id = page.id) as task_due,
+        (select t.status from tasks t where page.type = 'task' and t.workspace_id = ${ws} and t.id = page.id) as task_status,
+        (select p.name from tasks t join people p on p.workspace_id = t.workspace_id and p.id = t.assignee_id
+           where page.type = 'task' and t.workspace_id = ${ws} and t.id = page.id and ${visibility.person('p')}
+             and 'person' = any(${readable})) as task_assignee,
+        (select p.status from projects p where page.type = 'project' and p.workspace_id = ${ws} and p.id = page.id) as project_status,
+        (select json_build_object('progress', o.progress, 'session', o.session, 'confidence', (
+             select c.confidence from checkins c
+             where c.workspace_id = o.workspace_id and c.objective_id = o.id and c.confidence is not null
+             order by c.created_at desc, c.id desc limit 1))
+           from objectives o where page.type = 'okr' and o.workspace_id = ${ws} and o.id = page.id) as okr_facts
       from page
     )
     select id, type, rank, updated_at,
@@ -225,6 +241,10 @@ export async function searchIndex(
         or title_near) as title_matched,
       canvas_summary,
       task_due,
+      task_status,
+      task_assignee,
+      project_status,
+      okr_facts,
       array_remove(array[project_title, coalesce(parent_title, target_crumb, subject_crumb)], null) as path
     from context
     order by rank desc, updated_at desc, id desc`.execute(db)

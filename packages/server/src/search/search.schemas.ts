@@ -1,6 +1,7 @@
 import Type from 'typebox'
 import { DateOnly, Nullable, Timestamp } from '../api/schemas.ts'
 import { allKinds } from '../catalogue/catalogue.ts'
+import { OkrHealthSchema } from '../graph/okrs/okrs.schemas.ts'
 import { TASK_STATUSES } from '../graph/tasks/tasks.schemas.ts'
 
 /** Kinds of result search can return: those of the catalogue that search finds. */
@@ -135,6 +136,28 @@ export const SearchHit = Type.Object(
     title: Type.String(),
     summary: Type.Optional(Type.String({ description: 'Canvases only.' })),
     due: Type.Optional(Nullable(DateOnly)),
+    status: Type.Optional(Type.String({ description: 'Tasks and projects: their status.' })),
+    assignee: Type.Optional(
+      Nullable(
+        Type.String({
+          description:
+            "Tasks: the assignee's name; null when unassigned, or not someone you may see, or without people:read.",
+        }),
+      ),
+    ),
+    progress: Type.Optional(
+      Type.Number({ minimum: 0, maximum: 1, description: 'Objectives: their progress.' }),
+    ),
+    confidence: Type.Optional(
+      Nullable(
+        Type.Number({
+          minimum: 0,
+          maximum: 1,
+          description: 'Objectives: the confidence of their latest check-in that gave one.',
+        }),
+      ),
+    ),
+    health: Type.Optional(Nullable(OkrHealthSchema)),
     url: Type.String({ description: 'The page in the product; the API URL is built from the id.' }),
     snippet: Type.String({
       description: "At most about 240 characters of the hit's own text around the match.",

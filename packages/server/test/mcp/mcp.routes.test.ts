@@ -382,6 +382,11 @@ describe('search and fetch', () => {
         assert.ok(line.includes(`](${hit.url})`), `hit ${i + 1} is cited with its URL`)
       }
       for (const hit of hits) assert.equal(text(result).split(hit.url).length, 2, 'one URL once')
+      // A task's line says what an agent asks next about it.
+      assert.match(
+        text(result),
+        /\[Open task\]\(.*\) · task · todo · assigned to Gus Guest · in “Open project” · due 2026-12-01/,
+      )
     } finally {
       await mcp.close()
     }

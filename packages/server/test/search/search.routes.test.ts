@@ -106,6 +106,28 @@ const search = (key: string, body: Record<string, unknown>) =>
 const titles = (reply: { json: { results: { title: string }[] } }) =>
   reply.json.results.map((hit) => hit.title)
 
+test('hits carry what an agent asks next: status, assignee, due date and path; an objective’s progress and health', async () => {
+  const task = (await search('alice-key', { query: 'open task', types: ['task'] })).json.results[0]
+  assert.equal(task.id, ws.ids['t-open'])
+  assert.deepEqual(
+    { status: task.status, assignee: task.assignee, due: task.due, path: task.path },
+    { status: 'todo', assignee: 'Gus Guest', due: '2026-12-01', path: 'Open project' },
+  )
+  // Without people:read the assignee is not named.
+  const blind = (await search('tasks-only', { query: 'open task' })).json.results[0]
+  assert.equal(blind.id, ws.ids['t-open'])
+  assert.equal(blind.assignee, null)
+  const project = (await search('alice-key', { query: 'heliotrope', types: ['project'] })).json
+    .results[0]
+  assert.equal(project.status, 'active')
+  const okr = (await search('alice-key', { query: 'grow', types: ['okr'] })).json.results[0]
+  assert.equal(okr.id, ws.ids.o1)
+  assert.equal(okr.progress, 0.4)
+  assert.equal(okr.confidence, null)
+  assert.ok(['achieved', 'on_track', 'at_risk', 'off_track'].includes(okr.health.verdict))
+  assert.equal(typeof okr.health.expected_progress, 'number')
+})
+
 test('titles rank above bodies; among equals the most recently updated comes first', async () => {
   const reply = await search('bob-key', { query: 'heliotrope', types: ['task'] })
   assert.equal(reply.status, 200)

@@ -2,6 +2,23 @@ import Type from 'typebox'
 import { Nullable, PagingQuery, RecordBase } from '../../api/schemas.ts'
 import { HEALTH_VERDICTS } from './okr-health.ts'
 
+/** An objective's health (docs/api.md, "OKR health"), in its record and in search hits. */
+export const OkrHealthSchema = Type.Object(
+  {
+    verdict: Type.Enum([...HEALTH_VERDICTS]),
+    expected_progress: Type.Number({
+      minimum: 0,
+      maximum: 1,
+      description: "The share of the session's period that has passed.",
+    }),
+  },
+  {
+    title: 'OkrHealth',
+    description:
+      'Progress against the time elapsed in its session (docs/api.md, "OKR health"); null when the session, such as 2026-Q4, 2026-H1 or 2026, names no period.',
+  },
+)
+
 /** A key result inside its objective. */
 export const KeyResultItem = Type.Object(
   {
@@ -40,23 +57,7 @@ export const OkrRecord = Type.Object(
         description: 'The confidence of its latest check-in that gave one; null if none did.',
       }),
     ),
-    health: Nullable(
-      Type.Object(
-        {
-          verdict: Type.Enum([...HEALTH_VERDICTS]),
-          expected_progress: Type.Number({
-            minimum: 0,
-            maximum: 1,
-            description: "The share of the session's period that has passed.",
-          }),
-        },
-        {
-          title: 'OkrHealth',
-          description:
-            'Progress against the time elapsed in its session (docs/api.md, "OKR health"); null when the session, such as 2026-Q4, 2026-H1 or 2026, names no period.',
-        },
-      ),
-    ),
+    health: Nullable(OkrHealthSchema),
   },
   { title: 'Okr' },
 )

@@ -54,7 +54,8 @@ export const searchTool: ToolDefinition<SearchArgs> = {
   },
 }
 
-// The hits as numbered lines: title and URL, kind, where it sits, due date, and the snippet.
+// The hits as numbered lines: title and URL, kind, status and assignee, where it sits, due date,
+// an objective's progress and health, and the snippet.
 function render(query: string, body: SearchAnswer): string {
   const lines = [`# Search: ${data(query, 120)}`]
   const { words, filters } = body.interpreted
@@ -66,8 +67,11 @@ function render(query: string, body: SearchAnswer): string {
   for (const [i, hit] of body.results.entries()) {
     const facts = [
       hit.type,
+      ...(hit.status ? [hit.status] : []),
+      ...(hit.assignee ? [`assigned to ${hit.assignee}`] : []),
       ...(hit.path ? [`in ${data(hit.path, 80)}`] : []),
       ...(hit.due ? [`due ${hit.due}`] : []),
+      ...okrWords(hit),
       `updated ${hit.citation.updated_at}`,
     ]
     lines.push(sourceLine(i + 1, hit.title, hit.url, facts))
@@ -76,4 +80,15 @@ function render(query: string, body: SearchAnswer): string {
   if (body.results.length === 0) lines.push('Nothing you can open matches.')
   if (body.next_cursor) lines.push('', `More: call search again with cursor "${body.next_cursor}".`)
   return lines.join('\n')
+}
+
+// An objective's progress, latest confidence and health verdict: "40% (confidence 60%), at risk".
+function okrWords(hit: SearchAnswer['results'][number]): string[] {
+  if (hit.progress === undefined) return []
+  const confidence =
+    hit.confidence === null || hit.confidence === undefined
+      ? ''
+      : ` (confidence ${Math.round(hit.confidence * 100)}%)`
+  const verdict = hit.health ? `, ${hit.health.verdict.replace('_', ' ')}` : ''
+  return [`${Math.round(hit.progress * 100)}% done${confidence}${verdict}`]
 }
