@@ -19,6 +19,8 @@ export interface DemoWorld {
   deps: AppDeps
   workspaceId: string
   ids: Record<string, string>
+  /** The bearer tokens of the bundle's API keys and workspace tokens, by key. */
+  tokens: Record<string, string>
   callerOf(key: string): Promise<Caller>
   close(): Promise<void>
 }
@@ -26,8 +28,11 @@ export interface DemoWorld {
 /** The day the demo workspace is generated around, and the clock of its deps. */
 export const DEMO_TODAY = '2026-11-22'
 
-/** Imports the demo bundle into a fresh in-memory PGlite: no files, nothing to clean up. */
-export async function openDemoWorld(): Promise<DemoWorld> {
+/**
+ * Imports the demo bundle into a fresh in-memory PGlite: no files, nothing to clean up. `env`
+ * adds settings (a `PUBLIC_URL` for a world that listens).
+ */
+export async function openDemoWorld(env: Record<string, string> = {}): Promise<DemoWorld> {
   const pglite = new PGlite({ extensions })
   await pglite.waitReady
   // As the service's own pool (db/connect.ts): dates stay `YYYY-MM-DD`, bigints are numbers.
@@ -49,14 +54,16 @@ export async function openDemoWorld(): Promise<DemoWorld> {
   const deps = createAppDeps({
     db,
     engine: 'pglite',
-    config: loadConfig({ LOG_LEVEL: 'silent' }),
+    config: loadConfig({ LOG_LEVEL: 'silent', ...env }),
     secret: Buffer.alloc(32, 9),
     clock: new ManualClock(now),
   })
+  const secrets = { ...outcome.result.api_keys, ...outcome.result.workspace_tokens }
   return {
     deps,
     workspaceId,
     ids,
+    tokens: Object.fromEntries(Object.entries(secrets).map(([key, s]) => [key, s.token])),
     async callerOf(key: string) {
       const person = await db
         .selectFrom('people')

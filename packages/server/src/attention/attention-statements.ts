@@ -16,7 +16,7 @@ export type AttentionReason = 'overdue' | 'blocked' | 'off_track' | 'at_risk' | 
 export type ObjectiveAtRisk = AttentionObjective & { health: OkrHealth }
 
 /** The reason a task needing attention is listed under: the first that applies. */
-export function taskReason(task: AttentionTask, today: string): AttentionReason {
+function taskReason(task: AttentionTask, today: string): AttentionReason {
   if (task.due !== null && task.due < today) return 'overdue'
   return task.status === 'blocked' ? 'blocked' : 'due_soon'
 }

@@ -11,13 +11,7 @@ import { count, SummaryBuilder } from '../summaries/summary-builder.ts'
 import { Mentions, pageUrl, type SummaryContext } from '../summaries/summary-context.ts'
 import { attentionTasks, countAttentionTasks, currentObjectives } from './attention.queries.ts'
 import { type AttentionFocus, attentionFocus } from './attention-focus.ts'
-import {
-  type ObjectiveAtRisk,
-  sayObjective,
-  sayOverview,
-  sayTask,
-  taskReason,
-} from './attention-statements.ts'
+import { type ObjectiveAtRisk, sayObjective, sayOverview, sayTask } from './attention-statements.ts'
 
 /** What an attention request asks (docs/api.md, "Attention"). */
 export interface AttentionRequest {
@@ -89,12 +83,10 @@ export async function attentionFor(
   ])
   const b = new SummaryBuilder()
   sayOverview(b, { today: ctx.today, counts, objectives, changes: changes?.length ?? null, since })
-  // Most pressing first: overdue and blocked tasks, objectives behind, then tasks due soon.
-  const pressing = tasks.filter((t) => taskReason(t, ctx.today) !== 'due_soon')
-  for (const task of pressing) sayTask(b, mentions, task, focus, ctx.today)
+  // Most pressing first: objectives behind (few, and each the sum of many tasks), then overdue,
+  // blocked and due-soon tasks (in that order from the query).
   for (const objective of shownObjectives) sayObjective(b, mentions, objective, focus)
-  for (const task of tasks.filter((t) => !pressing.includes(t)))
-    sayTask(b, mentions, task, focus, ctx.today)
+  for (const task of tasks) sayTask(b, mentions, task, focus, ctx.today)
   if (counts && counts.total > tasks.length)
     b.say`${count(counts.total - tasks.length, 'more open task')} need attention.`
   for (const [i, entry] of (changes ?? []).entries()) {

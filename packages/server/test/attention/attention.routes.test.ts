@@ -97,16 +97,16 @@ function wellFormed(reply: { status: number; body: string }, maxTokens = 2500): 
 const ranked = (body: SummaryBody) =>
   body.links.map((link) => [link.rel, body.sources[link.source - 1]?.id])
 
-test('for me: overdue, blocked, objectives behind, then due soon, cited and counted', async () => {
+test('for me: objectives behind, then overdue, blocked and due-soon tasks, cited and counted', async () => {
   const body = wellFormed(await attention('alice-key'))
   assert.equal(body.id, ws.ids.alice)
   assert.equal(body.type, 'person')
   assert.equal(body.title, 'Alice Member')
   assert.deepEqual(ranked(body), [
-    ['overdue', ws.ids['late-blocked']],
-    ['blocked', ws.ids.stuck],
     ['off_track', ws.ids['o-behind']],
     ['at_risk', ws.ids.o1],
+    ['overdue', ws.ids['late-blocked']],
+    ['blocked', ws.ids.stuck],
     ['due_soon', ws.ids.soon],
   ])
   assert.match(

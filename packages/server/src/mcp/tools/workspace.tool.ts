@@ -18,9 +18,11 @@ const MAX_LISTED = 50
 
 type WorkspaceArgs = { for?: string; since?: string; max_tokens?: number }
 
-// The share of the budget that what needs attention may take; the lists of projects and teams
-// fit in the rest.
+// The share of the budget that what needs attention may take: beside the caller's own lists of
+// projects and teams, which fit in the rest; or, for another focus, with nothing to share with
+// but the lines saying who the caller is.
 const ATTENTION_SHARE = 0.6
+const FOCUS_SHARE = 0.85
 
 /**
  * `workspace`: who the token acts as, its scopes, the projects and teams it belongs to, and what
@@ -186,6 +188,8 @@ async function attentionIfReadable(session: McpSession, args: WorkspaceArgs, max
     for: args.for,
     since: args.since,
     limit: DEFAULT_ATTENTION_LIMIT,
-    maxTokens: Math.floor(maxTokens * ATTENTION_SHARE),
+    maxTokens: Math.floor(
+      maxTokens * (args.for === undefined || args.for === 'me' ? ATTENTION_SHARE : FOCUS_SHARE),
+    ),
   })
 }
