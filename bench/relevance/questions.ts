@@ -1,4 +1,6 @@
 import type { Bundle } from '../../packages/server/src/bundle/bundle.schema.ts'
+import { okrHealth } from '../../packages/server/src/graph/okrs/okr-health.ts'
+import { objectiveProgress } from '../../packages/server/src/graph/okrs/okr-progress.ts'
 
 /**
  * Judged questions over the demo workspace (`demoBundle({ today: RELEVANCE_TODAY })`), asked as
@@ -25,6 +27,32 @@ const tasks = (bundle: Bundle, keep: (task: Task) => boolean) =>
   (bundle.tasks ?? []).filter(keep).map((task) => task.key)
 // The calendar week before the one holding RELEVANCE_TODAY (weeks start on Monday, UTC).
 const LAST_WEEK = { from: '2026-11-09T00:00:00Z', to: '2026-11-16T00:00:00Z' }
+const THIS_WEEK = { from: '2026-11-16', to: '2026-11-22' }
+const NEXT_WEEK = { from: '2026-11-23', to: '2026-11-29' }
+const open = (task: Task) => task.status !== 'done'
+const overdue = (task: Task) => open(task) && !!task.due && task.due < RELEVANCE_TODAY
+const dueBetween = (task: Task, days: { from: string; to: string }) =>
+  !!task.due && task.due >= days.from && task.due <= days.to
+// The objectives of the day's quarter whose health (docs/api.md, "OKR health") is `verdict`.
+const okrsWith = (bundle: Bundle, verdict: string) =>
+  (bundle.okrs ?? [])
+    .filter((okr) => {
+      const progress = objectiveProgress(
+        okr.key_results.map((kr) => ({
+          start: kr.start ?? 0,
+          target: kr.target,
+          current: kr.current,
+        })),
+      )
+      const health = okrHealth(
+        progress,
+        null,
+        okr.session,
+        new Date(`${RELEVANCE_TODAY}T12:00:00Z`),
+      )
+      return health?.verdict === verdict
+    })
+    .map((okr) => okr.key)
 const updatedLastWeek = (task: Task) => {
   const at = task.completed_at ?? task.created_at ?? ''
   return at >= LAST_WEEK.from && at < LAST_WEEK.to
@@ -101,4 +129,82 @@ export const QUESTIONS: JudgedQuestion[] = [
   { query: 'onbording templates', keys: ['onboarding-t2'] },
   { query: 'what did we decide about grandfathering', keys: ['pricing-t3'] },
   { query: 'board deck', keys: ['pricing-c2'] },
+  // Written after the first 51, before any of their classes was worked on: names as filters,
+  // type words and states, date phrases, split and joined words, projects by theme, people and
+  // teams as hits.
+  {
+    query: "Kemi Adeyemi's tasks",
+    where: (b) => tasks(b, (t) => open(t) && t.assignee === 'kemi'),
+  },
+  {
+    query: 'tasks assigned to Jonas Weber',
+    where: (b) => tasks(b, (t) => open(t) && t.assignee === 'jonas'),
+  },
+  {
+    query: 'assignee:"Elena Petrova" in progress',
+    where: (b) => tasks(b, (t) => t.status === 'in_progress' && t.assignee === 'elena'),
+  },
+  {
+    query: 'what is Farid Haddad working on',
+    where: (b) => tasks(b, (t) => t.status === 'in_progress' && t.assignee === 'farid'),
+  },
+  {
+    query: "Maya's overdue tasks",
+    where: (b) => tasks(b, (t) => overdue(t) && t.assignee === 'maya'),
+  },
+  {
+    query: 'blocked tasks for Jonas',
+    where: (b) => tasks(b, (t) => t.status === 'blocked' && t.assignee === 'jonas'),
+  },
+  {
+    query: 'what is Ben Lindqvist doing',
+    where: (b) => tasks(b, (t) => t.status === 'in_progress' && t.assignee === 'ben'),
+  },
+  { query: 'which OKRs are off track', where: (b) => okrsWith(b, 'off_track') },
+  { query: 'objectives at risk', where: (b) => okrsWith(b, 'at_risk') },
+  {
+    query: 'canvases in the checkout redesign',
+    where: (b) => (b.canvases ?? []).filter((c) => c.project === 'checkout').map((c) => c.key),
+  },
+  {
+    query: 'overdue tasks in mobile app 4.0',
+    where: (b) => tasks(b, (t) => overdue(t) && t.project === 'mobile4'),
+  },
+  {
+    query: 'done tasks in onboarding',
+    where: (b) => tasks(b, (t) => t.status === 'done' && t.project === 'onboarding'),
+  },
+  {
+    query: 'in progress work in the data platform migration',
+    where: (b) => tasks(b, (t) => t.status === 'in_progress' && t.project === 'dataplat'),
+  },
+  { query: 'blocked', where: (b) => tasks(b, (t) => t.status === 'blocked') },
+  {
+    query: 'tasks due this week',
+    where: (b) => tasks(b, (t) => open(t) && dueBetween(t, THIS_WEEK)),
+  },
+  {
+    query: 'what is due next week',
+    where: (b) => tasks(b, (t) => open(t) && dueBetween(t, NEXT_WEEK)),
+  },
+  {
+    query: 'tasks due today',
+    where: (b) => tasks(b, (t) => open(t) && t.due === RELEVANCE_TODAY),
+  },
+  { query: 'due tomorrow', where: (b) => tasks(b, (t) => open(t) && t.due === '2026-11-23') },
+  { query: 'overdue', where: (b) => tasks(b, overdue) },
+  { query: 'roll back plan', keys: ['checkout-t11'] },
+  { query: 'check out redesign', keys: ['checkout', 'checkout-c1'] },
+  { query: 'postmortem', keys: ['outage-c1', 'outage-t2', 'outage'] },
+  { query: 'road map', keys: ['roadmap', 'cab-t2'] },
+  { query: 'hand book', keys: ['handbook'] },
+  { query: 'drop off points', keys: ['checkout-t1'] },
+  { query: 'payments', keys: ['checkout', 'checkout-c2', 'checkout-t3', 'checkout-t4'] },
+  { query: 'mobile release', keys: ['mobile4', 'mobile4-c1', 'mobile4-t10'] },
+  { query: 'incident', keys: ['outage', 'outage-c1', 'outage-t1'] },
+  { query: 'Kemi Adeyemi', keys: ['kemi'] },
+  { query: 'Jonas', keys: ['jonas'] },
+  { query: 'platform team', keys: ['platform'] },
+  { query: 'engineering web', keys: ['web'] },
+  { query: 'customer support team', keys: ['support'] },
 ]

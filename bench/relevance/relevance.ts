@@ -4,7 +4,7 @@ import pg from 'pg'
 import { authenticateToken } from '../../packages/server/src/access/authenticate-token.ts'
 import { callerOf } from '../../packages/server/src/access/caller.ts'
 import { resolvePrincipal } from '../../packages/server/src/access/principal.ts'
-import { openableIds } from '../../packages/server/src/access/visibility.ts'
+import { visibleAmong } from '../../packages/server/src/access/visibility.ts'
 import { createAppDeps } from '../../packages/server/src/app-deps.ts'
 import type { Bundle } from '../../packages/server/src/bundle/bundle.schema.ts'
 import { demoBundle } from '../../packages/server/src/bundle/demo/demo-bundle.ts'
@@ -25,6 +25,8 @@ export interface QuestionScore {
   recallAt10: number
   /** Discounted gain of the first 10 hits over the ideal order's; binary relevance. */
   ndcgAt10: number
+  /** Share of the first 3 hits that are expected (of at most as many as are expected). */
+  precisionAt3: number
   /** Expected items missing from the first 10, by title. */
   missed: string[]
 }
@@ -37,6 +39,7 @@ export interface RelevanceResult {
   unanswerable: string[]
   recallAt10: number
   ndcgAt10: number
+  precisionAt3: number
 }
 
 const mean = (values: number[]) =>
@@ -89,6 +92,8 @@ export async function benchRelevance(
     ...(bundle.canvases ?? []).map((c) => [c.key, c.title]),
     ...(bundle.tasks ?? []).map((t) => [t.key, t.title]),
     ...(bundle.okrs ?? []).map((o) => [o.key, o.title]),
+    ...bundle.people.map((p) => [p.key, p.name]),
+    ...(bundle.teams ?? []).map((t) => [t.key, t.name]),
   ]) {
     titleOf.set(item[0] as string, item[1] as string)
   }
@@ -98,7 +103,8 @@ export async function benchRelevance(
     // Search must never return what the asker cannot open (the owner is no member of a private
     // project), so such items are not expected of it.
     const judged = expectedKeys(question, bundle)
-    const open = await openableIds(
+    // People and teams count too: `visibleAmong` knows every kind of id.
+    const open = await visibleAmong(
       db,
       caller.visibility,
       judged.map((key) => ids[key] as string),
@@ -124,6 +130,11 @@ export async function benchRelevance(
       expected: expected.length,
       recallAt10: empty ? (got.length === 0 ? 1 : 0) : found / Math.min(expected.length, 10),
       ndcgAt10: empty ? (got.length === 0 ? 1 : 0) : dcg / ideal,
+      precisionAt3: empty
+        ? got.length === 0
+          ? 1
+          : 0
+        : got.slice(0, 3).filter((key) => wanted.has(key)).length / Math.min(expected.length, 3),
       missed: expected.filter((key) => !got.includes(key)).map((key) => titleOf.get(key) ?? key),
     })
   }
@@ -133,6 +144,7 @@ export async function benchRelevance(
     unanswerable,
     recallAt10: mean(questions.map((q) => q.recallAt10)),
     ndcgAt10: mean(questions.map((q) => q.ndcgAt10)),
+    precisionAt3: mean(questions.map((q) => q.precisionAt3)),
   }
 }
 
@@ -142,18 +154,20 @@ export function formatRelevance(results: RelevanceResult[]): string {
   return [
     `Search relevance: ${QUESTIONS.length} judged questions over the demo workspace, asked as its owner (left out, every expected item hidden from the owner: ${results[0]?.unanswerable.map((q) => `"${q}"`).join(', ') || 'none'}):`,
     '',
-    '| engine | recall@10 | nDCG@10 |',
-    '|---|---|---|',
-    ...results.map((r) => `| ${r.engine} | ${fmt(r.recallAt10)} | ${fmt(r.ndcgAt10)} |`),
+    '| engine | recall@10 | nDCG@10 | precision@3 |',
+    '|---|---|---|---|',
+    ...results.map(
+      (r) => `| ${r.engine} | ${fmt(r.recallAt10)} | ${fmt(r.ndcgAt10)} | ${fmt(r.precisionAt3)} |`,
+    ),
     '',
-    '| engine | question | expected | recall@10 | nDCG@10 | missed |',
-    '|---|---|---|---|---|---|',
+    '| engine | question | expected | recall@10 | nDCG@10 | precision@3 | missed |',
+    '|---|---|---|---|---|---|---|',
     ...results.flatMap((r) =>
       r.questions
-        .filter((q) => q.recallAt10 < 1 || q.ndcgAt10 < 0.999)
+        .filter((q) => q.recallAt10 < 1 || q.ndcgAt10 < 0.999 || q.precisionAt3 < 1)
         .map(
           (q) =>
-            `| ${r.engine} | ${q.query} | ${q.expected} | ${fmt(q.recallAt10)} | ${fmt(q.ndcgAt10)} | ${q.missed.slice(0, 3).join('; ')} |`,
+            `| ${r.engine} | ${q.query} | ${q.expected} | ${fmt(q.recallAt10)} | ${fmt(q.ndcgAt10)} | ${fmt(q.precisionAt3)} | ${q.missed.slice(0, 3).join('; ')} |`,
         ),
     ),
   ].join('\n')

@@ -1770,6 +1770,8 @@ export interface components {
         SearchAppliedFilters: {
             status?: ("todo" | "in_progress" | "blocked" | "done")[];
             assignee?: string;
+            /** @description The name of the person `assignee` was read as. */
+            assignee_name?: string;
             project_id?: string;
             project_name?: string;
             /** @description Words of `project:` that name no project you can open. */

@@ -47,6 +47,12 @@ export interface ParsedQuestion {
   filters: SearchFilterValues
   /** Words naming a project: `project:checkout` (explicit), or the rest of "blocked tasks in …". */
   project: { words: string; explicit: boolean } | null
+  /**
+   * Words that may name the person tasks are assigned to: "Kemi's tasks", "assigned to Jonas
+   * Weber", "blocked tasks for Jonas", "what is Ben doing". They stay among the terms: only when
+   * they name someone the caller may see do they become the assignee filter (`run-search.ts`).
+   */
+  person: { words: string[] } | null
   /** Kinds named with `type:`; null when the query names none. */
   types: SearchKind[] | null
   /** The meaningful words, normalized like a title, to find the item whose name is the query. */
@@ -156,11 +162,14 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
     } else if (/[\p{L}\p{N}]/u.test(text)) tokens.push({ kind: 'word', text })
   }
   const words = tokens.flatMap((t, i) => (t.kind === 'word' ? [{ text: t.text, at: i }] : []))
+  const person = readPersonWords(words.map((w) => w.text))
   const used = readNaturalFilters(
     words.map((w) => w.text),
     filters,
     now,
   )
+  if (person?.working && !filters.status) filters.status = ['in_progress']
+  for (const at of person?.frame ?? []) used.add(at)
   // "status of X", "progress on X": the question's frame, not what it is about.
   const framing = new Set(
     words.flatMap((w, i) =>
@@ -195,6 +204,15 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
       fuzzy: /^\p{L}{5,}$/u.test(token.text) ? token.text : null,
     })
   }
+  // Two words may be one written apart ("road map", "check out"): each also matches the two
+  // joined, so an item that writes them as one word covers both.
+  for (const [i, term] of terms.entries()) {
+    const next = terms[i + 1]
+    if (!next || !/^\p{L}+$/u.test(term.text) || !/^\p{L}+$/u.test(next.text)) continue
+    const joined = `${term.text}${next.text}`
+    term.alternatives.push(joined)
+    next.alternatives.push(joined)
+  }
   // The last word may be half typed, unless the query ends in a space or punctuation.
   const lastTerm = terms.at(-1)
   const lastWord = tokens.at(-1)
@@ -215,9 +233,60 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
     ),
     filters,
     project,
+    person: person ? { words: person.words } : null,
     types,
     exact: normalizeTitle(searched.map((w) => w.text).join(' ')),
   }
+}
+
+// Words that end a person's name in "assigned to …" and "for …": anything that is no name.
+const NOT_NAME = /^(today|tomorrow|yesterday|this|next|last|week|month|in|on|at|due|and|or|with)$/
+
+/**
+ * The words that may name an assignee, and the words around them that only frame the question
+ * (`assigned`, `to`, `for`, `working`, `doing`), by their indexes; `working` when the question
+ * asks what someone is doing (their tasks in progress).
+ */
+function readPersonWords(
+  words: string[],
+): { words: string[]; frame: number[]; working: boolean } | null {
+  const nameAt = (from: number) => {
+    const out: number[] = []
+    for (let i = from; i < words.length && out.length < 2; i++) {
+      const w = words[i] as string
+      if (STOP_WORDS.has(w) || NOT_NAME.test(w) || STATUS_WORDS[w] || TASK_NOUNS.has(w)) break
+      out.push(i)
+    }
+    return out
+  }
+  const named = (at: number[], frame: number[], working = false) =>
+    at.length > 0
+      ? { words: at.map((i) => (words[i] as string).replace(/['’]s$/, '')), frame, working }
+      : null
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i] as string
+    if (/^\p{L}+['’]s$/u.test(w)) {
+      // "Kemi Adeyemi's tasks": the possessive, and the word before it when it may be a name.
+      const before = words[i - 1]
+      const two = before && !STOP_WORDS.has(before) && !NOT_NAME.test(before) ? [i - 1, i] : [i]
+      return named(two, [])
+    }
+    if (w === 'assigned' && words[i + 1] === 'to' && words[i + 2] !== 'me')
+      return named(nameAt(i + 2), [i, i + 1])
+    if (
+      w === 'for' &&
+      i > 0 &&
+      (TASK_NOUNS.has(words[i - 1] as string) || STATUS_WORDS[words[i - 1] as string])
+    )
+      return named(nameAt(i + 1), [i])
+    if (w === 'is' && i > 0 && /^(what|whats)$/.test(words[i - 1] as string)) {
+      const at = nameAt(i + 1)
+      const after = words[(at.at(-1) ?? i) + 1]
+      if (at.length > 0 && (after === 'working' || after === 'doing'))
+        return named(at, [(at.at(-1) as number) + 1], true)
+    }
+  }
+  return null
 }
 
 /** A title as `exact` compares it: lower case, words separated by single spaces. */
@@ -352,8 +421,13 @@ function readNaturalFilters(words: string[], filters: SearchFilterValues, now: D
       const from = w === 'this' ? month : monthsFrom(-1)
       time = { at: [i, i + 1], from, to: w === 'this' ? monthsFrom(1) : month }
       i++
-    } else if (w === 'today' || w === 'yesterday') {
-      const from = w === 'today' ? today : new Date(today.getTime() - DAY)
+    } else if (w === 'next' && next === 'week') {
+      const from = new Date(monday.getTime() + 7 * DAY)
+      time = { at: [i, i + 1], from, to: new Date(from.getTime() + 7 * DAY) }
+      i++
+    } else if (w === 'today' || w === 'yesterday' || w === 'tomorrow') {
+      const shift = w === 'today' ? 0 : w === 'yesterday' ? -1 : 1
+      const from = new Date(today.getTime() + shift * DAY)
       time = { at: [i], from, to: new Date(from.getTime() + DAY) }
     } else if (w === 'overdue' || w === 'late') {
       late = i
@@ -400,6 +474,16 @@ function readNaturalFilters(words: string[], filters: SearchFilterValues, now: D
   }
   const verb = (time?.at[0] ?? 0) - 1
   const changed = /^(updated|changed|edited|modified)$/.test(words[verb] ?? '')
+  // "due this week", "due tomorrow": the time is of the due date (inclusive days), and what is
+  // due is what is still to do unless a status says otherwise.
+  if (time && words[verb] === 'due') {
+    filters.due_after = filters.due_after ?? isoDay(time.from)
+    filters.due_before = filters.due_before ?? isoDay(new Date(time.to.getTime() - DAY))
+    filters.status = filters.status ?? [...OPEN_STATUSES]
+    for (const at of [verb, ...time.at]) used.add(at)
+    for (const at of taskNouns) used.add(at)
+    return used
+  }
   if (time && (anyFilter || used.size > 0 || others.length === 0 || changed)) {
     filters.updated_after = filters.updated_after ?? time.from.toISOString()
     filters.updated_before = filters.updated_before ?? time.to.toISOString()

@@ -22,7 +22,12 @@ import {
   type SearchKind,
   type SearchResponse,
 } from './search.schemas.ts'
-import { kindsFor, resolveFilters, resolveProjectName } from './search-filters.ts'
+import {
+  kindsFor,
+  resolveFilters,
+  resolvePersonName,
+  resolveProjectName,
+} from './search-filters.ts'
 import { normalizeQuery } from './search-query.ts'
 
 /** Who searches: what `runSearch` needs of a caller, whatever its transport. */
@@ -72,15 +77,29 @@ export async function runSearch(
     Object.keys(given).length > 0
       ? question.terms.filter((term) => !isTaskNoun(term.text))
       : question.terms
+  // A person named in the question, or by name in `assignee`, is the assignee filter when the
+  // caller may see them and the token reads people.
+  const person = await assigneeNamed(deps, caller, values, question.person?.words)
+  if (person) {
+    values.assignee = person.id
+    const named = new Set(person.words)
+    terms = terms.filter(
+      (term) => !named.has(term.text.replace(/['’]s$/, '')) && !isTaskNoun(term.text),
+    )
+  }
   let projectName: string | undefined
   let unresolvedProject: string | undefined
-  if (question.project && values.project_id === undefined) {
-    const project = await resolveProjectName(deps.db, visibility, question.project.words)
+  const projectWords = question.project?.words
+    .split(/\s+/)
+    .filter((word) => !person?.words.includes(word.replace(/['’]s$/, '')))
+    .join(' ')
+  if (question.project && projectWords && values.project_id === undefined) {
+    const project = await resolveProjectName(deps.db, visibility, projectWords)
     if (project) {
       values.project_id = project.id
       projectName = safeLine(project.name)
       // The words named the project: they filter, so they no longer need to match.
-      const named = new Set(question.project.words.split(/\s+/))
+      const named = new Set(projectWords.split(/\s+/))
       terms = terms.filter((term) => !named.has(term.text))
     } else if (question.project.explicit) {
       unresolvedProject = question.project.words
@@ -94,6 +113,7 @@ export async function runSearch(
   const applied: Static<typeof AppliedFilters> = {
     ...values,
     ...(projectName ? { project_name: projectName } : {}),
+    ...(person ? { assignee_name: safeLine(person.name) } : {}),
     ...(unresolvedProject ? { project: safeLine(unresolvedProject) } : {}),
   }
   const interpreted: Static<typeof Interpreted> = {
@@ -164,4 +184,29 @@ function checkedFilters(filters: SearchRequest['filters']): SearchFilterValues {
       ? { updated_before: `${filters.updated_before}T00:00:00.000Z` }
       : {}),
   }
+}
+
+/**
+ * The person the question names (`words`), or `assignee` names when it is neither `me` nor an id,
+ * among those the caller may see, with the words that named them; null when the token may not
+ * read people, or nobody (or more than one person) answers to the words. A name in `assignee`
+ * that names nobody is left as it is: it then matches no one, as an unknown id does.
+ */
+async function assigneeNamed(
+  deps: AppDeps,
+  caller: SearchCaller,
+  values: SearchFilterValues,
+  words: readonly string[] | undefined,
+): Promise<{ id: string; name: string; words: string[] } | null> {
+  if (!caller.readableKinds.includes('person')) return null
+  const given = values.assignee
+  const asked =
+    given !== undefined && given !== 'me' && !given.startsWith('usr_')
+      ? given.toLowerCase().split(/\s+/)
+      : given === undefined
+        ? words
+        : undefined
+  if (!asked || asked.length === 0) return null
+  const person = await resolvePersonName(deps.db, caller.visibility, asked)
+  return person ? { ...person, words: [...asked] } : null
 }

@@ -106,6 +106,34 @@ export async function resolveProjectName(
   return found.rows[0] ?? null
 }
 
+/**
+ * The person, among those the caller may see, that `words` name: their whole name, or else the
+ * first or last part of it when that names only one of them. Null when none, or several, do.
+ */
+export async function resolvePersonName(
+  db: Db,
+  visibility: Visibility,
+  words: readonly string[],
+): Promise<{ id: string; name: string } | null> {
+  const ws = visibility.principal.workspaceId
+  const wanted = words.join(' ').toLowerCase()
+  const found = await sql<{ id: string; name: string; whole: boolean }>`
+    select p.id, p.name, lower(p.name) = ${wanted} as whole from people p
+    where p.workspace_id = ${ws} and ${visibility.person('p')}
+      and (lower(p.name) = ${wanted} or lower(p.name) like ${`${likePattern(wanted)} %`}
+           or lower(p.name) like ${`% ${likePattern(wanted)}`})
+    order by p.id
+    limit 20`.execute(db)
+  const whole = found.rows.find((row) => row.whole)
+  if (whole) return whole
+  return found.rows.length === 1 ? (found.rows[0] ?? null) : null
+}
+
+// Text matched literally by LIKE.
+function likePattern(text: string): string {
+  return text.replace(/[\\%_]/g, '\\$&')
+}
+
 /** The filters as a condition on resource-index rows (alias `r`) of workspace `ws`. */
 export function indexFilter(
   filters: ResolvedFilters,

@@ -178,6 +178,9 @@ export const AppliedFilters = Type.Object(
   {
     status: Type.Optional(Statuses),
     assignee: Type.Optional(Type.String()),
+    assignee_name: Type.Optional(
+      Type.String({ description: 'The name of the person `assignee` was read as.' }),
+    ),
     project_id: Type.Optional(Type.String()),
     project_name: Type.Optional(Type.String()),
     project: Type.Optional(

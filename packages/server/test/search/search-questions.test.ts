@@ -6,7 +6,7 @@ import type { ImportResult } from '../../src/bundle/import-bundle.ts'
 import { ManualClock } from '../../src/lib/clock.ts'
 import { importOk, tokenOf } from '../harness/bundles.ts'
 import { searchAll } from '../harness/check-search.ts'
-import { client, startTestApp, type TestApp } from '../harness/test-app.ts'
+import { allPages, client, startTestApp, type TestApp } from '../harness/test-app.ts'
 
 // The demo's "today" is a Sunday: "last week" is 9–15 November.
 const TODAY = '2026-11-22'
@@ -224,4 +224,75 @@ test('a cursor is bound to the filters', async () => {
   )
   const expected = tasks((task) => task.status === 'todo' && open.has(task.project ?? ''))
   assert.ok(expected.every((key) => got.includes(key)))
+})
+
+test('a person named in the question is the assignee: possessive, "assigned to", "for", "what is … doing"', async () => {
+  const kemi = ws.ids.kemi
+  // What the list of her tasks holds for Ada, who cannot open every project.
+  const api = client(t.app, tokenOf(ws, 'ada-key'))
+  const listed = await allPages(api, `/v1/tasks?assignee_id=${kemi}`, 100)
+  const theirs = listed.map((task: Json) => task.id).sort()
+  assert.ok(theirs.length > 3)
+  for (const query of [
+    "Kemi Adeyemi's tasks",
+    'tasks assigned to Kemi Adeyemi',
+    'assignee:"Kemi Adeyemi"',
+  ]) {
+    const answer = await ask('ada-key', { query, limit: 50, max_tokens: 20_000 })
+    assert.equal(answer.interpreted.filters.assignee, kemi, query)
+    assert.equal(answer.interpreted.filters.assignee_name, 'Kemi Adeyemi', query)
+    assert.deepEqual(answer.interpreted.words, [], query)
+    assert.deepEqual(answer.results.map((hit: Json) => hit.id).sort(), theirs, query)
+  }
+  // A first name that only one person has is enough; "what is … doing" is their work in progress.
+  const jonas = await ask('ada-key', { query: 'blocked tasks for Jonas' })
+  assert.equal(jonas.interpreted.filters.assignee, ws.ids.jonas)
+  assert.deepEqual(jonas.interpreted.filters.status, ['blocked'])
+  const ben = await ask('ada-key', { query: 'what is Ben Lindqvist doing', limit: 50 })
+  assert.equal(ben.interpreted.filters.assignee, ws.ids.ben)
+  assert.deepEqual(ben.interpreted.filters.status, ['in_progress'])
+  assert.ok(ben.results.length > 0)
+  // The filters object takes a name too.
+  const byName = await ask('ada-key', { query: 'tasks', filters: { assignee: 'Kemi Adeyemi' } })
+  assert.equal(byName.interpreted.filters.assignee, kemi)
+})
+
+test('a name is a filter only for a token that reads people, and only when it names one person', async () => {
+  // Noor's key reads tasks but not people: the words stay words.
+  const noor = await ask('noor-read', { query: "Kemi Adeyemi's tasks" })
+  assert.equal(noor.status, 200, noor.body)
+  assert.equal(noor.interpreted.filters.assignee, undefined)
+  // "Haddad" is two people: no filter is guessed.
+  const haddad = await ask('ada-key', { query: "Haddad's tasks" })
+  assert.equal(haddad.interpreted.filters.assignee, undefined)
+  // A name in the filters object that names nobody finds nothing, as an unknown id does.
+  const nobody = await ask('ada-key', { query: 'tasks', filters: { assignee: 'Nobody Atall' } })
+  assert.equal(nobody.status, 200, nobody.body)
+  assert.deepEqual(nobody.results, [])
+})
+
+test('"due" binds a time to the due date, of what is still to do', async () => {
+  const tomorrow = await ask('ada-key', { query: 'due tomorrow', limit: 50 })
+  assert.equal(tomorrow.interpreted.filters.due_after, '2026-11-23')
+  assert.equal(tomorrow.interpreted.filters.due_before, '2026-11-23')
+  assert.deepEqual(tomorrow.interpreted.filters.status, ['todo', 'in_progress', 'blocked'])
+  assert.equal(tomorrow.interpreted.filters.updated_after, undefined)
+  const nextWeek = await ask('ada-key', { query: 'what is due next week', limit: 50 })
+  assert.equal(nextWeek.interpreted.filters.due_after, '2026-11-23')
+  assert.equal(nextWeek.interpreted.filters.due_before, '2026-11-29')
+  const thisWeek = await ask('ada-key', { query: 'tasks due this week', limit: 50 })
+  assert.equal(thisWeek.interpreted.filters.due_after, '2026-11-16')
+  assert.equal(thisWeek.interpreted.filters.due_before, '2026-11-22')
+  // Without "due", a time is still of the last change.
+  const done = await ask('ada-key', { query: 'done last week' })
+  assert.equal(done.interpreted.filters.due_after, undefined)
+  assert.ok(done.interpreted.filters.updated_after)
+})
+
+test('two words written apart match the one word they make: "road map", "hand book"', async () => {
+  const roadmap = await ask('ada-key', { query: 'road map' })
+  const firstTwo = roadmap.results.slice(0, 2).map((hit: Json) => keyOf(hit.id))
+  assert.deepEqual(firstTwo.sort(), ['cab-t2', 'roadmap'])
+  const handbook = await ask('ada-key', { query: 'hand book' })
+  assert.equal(keyOf(handbook.results[0].id), 'handbook')
 })
