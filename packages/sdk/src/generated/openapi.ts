@@ -1824,7 +1824,7 @@ export interface components {
         SearchHit: {
             id: string;
             /** @enum {unknown} */
-            type: "project" | "canvas" | "task" | "okr" | "comment" | "activity";
+            type: "person" | "team" | "project" | "canvas" | "task" | "okr" | "comment" | "activity";
             title: string;
             /** @description Canvases only. */
             summary?: string;
@@ -1860,7 +1860,7 @@ export interface components {
             excluded?: string[];
             filters: components["schemas"]["SearchAppliedFilters"];
             /** @description Kinds searched. */
-            types: ("project" | "canvas" | "task" | "okr" | "comment" | "activity")[];
+            types: ("person" | "team" | "project" | "canvas" | "task" | "okr" | "comment" | "activity")[];
         };
         /** SearchRequest */
         SearchRequest: {
@@ -1868,7 +1868,7 @@ export interface components {
             query: string;
             filters?: components["schemas"]["SearchFilters"];
             /** @description Only these kinds (each needs its read scope). Default: every kind the token may read. */
-            types?: ("project" | "canvas" | "task" | "okr" | "comment" | "activity")[];
+            types?: ("person" | "team" | "project" | "canvas" | "task" | "okr" | "comment" | "activity")[];
             /** @default 10 */
             limit?: number;
             cursor?: string;

@@ -28,6 +28,7 @@ export const KINDS = {
     tag: { name: 'people', description: 'The people and teams the caller can see.' },
     noun: 'person',
     plural: 'people',
+    search: { bodyField: 'role' },
   },
   team: {
     name: 'team',
@@ -37,6 +38,7 @@ export const KINDS = {
     standalone: true,
     noun: 'team',
     plural: 'teams',
+    search: { bodyField: 'members' },
   },
   project: {
     name: 'project',

@@ -8,6 +8,8 @@ import type { SearchRow } from './search.queries.ts'
 import type { SearchHit } from './search.schemas.ts'
 
 const SNIPPET_CHARS = 240
+// The kinds whose text search composes from the directory.
+const DIRECTORY = ['person', 'team']
 
 /**
  * A hit as the API shows it, each text once: the citation names the field the query matched and
@@ -64,7 +66,8 @@ function okrFacts(facts: NonNullable<SearchRow['okr_facts']>, now: Date) {
  * it was at `updated_at`. An activity entry's text is composed, not a field: it has no range.
  */
 function citedRange(row: SearchRow, field: string, text: string): CharRange | null {
-  if (row.type === 'activity') return null
+  // An activity entry's text, a person's role and teams, a team's members: composed, not stored.
+  if (row.type === 'activity' || (field !== 'title' && DIRECTORY.includes(row.type))) return null
   return quoteRange(field === 'title' ? row.title : row.body, text)
 }
 

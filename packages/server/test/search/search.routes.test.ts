@@ -367,17 +367,36 @@ test(`${fuzzRuns(2000)} odd queries never produce a 5xx`, async () => {
   )
 })
 
-test('search needs some read scope at all', async () => {
+test('search needs the read scope of a searchable kind; people:read searches people and teams', async () => {
   const bundle = smallBundle({
     workspace: { key: 'nosearch', name: 'No search' },
-    api_keys: [{ key: 'people', person: 'alice', scopes: ['people:read'] }],
+    api_keys: [
+      { key: 'workspace', person: 'alice', scopes: ['workspace:read'] },
+      { key: 'people', person: 'alice', scopes: ['people:read'] },
+    ],
   })
   const other = await importOk(t.db.db, bundle)
-  const reply = await client(t.app, tokenOf(other, 'people')).post('/v1/search', {
+  const reply = await client(t.app, tokenOf(other, 'workspace')).post('/v1/search', {
     query: 'anything',
   })
   assert.equal(reply.status, 403)
   assert.ok(ALL_READ_SCOPES.length > 0)
+  const people = await client(t.app, tokenOf(other, 'people')).post('/v1/search', {
+    query: 'bob member',
+  })
+  assert.equal(people.status, 200, people.body)
+  // Any word matches ("member" is a role too); the whole name ranks first.
+  const first = people.json.results[0]
+  assert.deepEqual(
+    [first.type, first.title, first.citation.field],
+    ['person', 'Bob Member', 'title'],
+  )
+  const team = await client(t.app, tokenOf(other, 'people')).post('/v1/search', {
+    query: 'engineering team',
+  })
+  assert.equal(team.json.results[0].type, 'team')
+  assert.equal(team.json.results[0].title, 'Engineering')
+  assert.equal(team.json.results[0].snippet, 'Team: Alice Member')
 })
 
 test('a question whose interpretation alone exceeds max_tokens is a 422 that names what fits', async () => {

@@ -32,7 +32,7 @@ export const fetchTool: ToolDefinition<{ id: string | string[]; max_tokens?: num
   title: 'Fetch by id',
   description:
     'Any id (prj_, tsk_, cnv_, obj_, kr_, usr_, team_, cmt_, act_…) or url you were given, or ' +
-    'up to 5 in a list, as cited summaries: status, people, dates, what is blocked or due.',
+    'up to 5 in a list, as cited summaries: status, people, dates, blockers.',
   anyOfScopes: readScopes(),
   annotations: READ_ONLY,
   input: Type.Object(
