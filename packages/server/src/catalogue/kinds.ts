@@ -38,7 +38,7 @@ export const KINDS = {
     standalone: true,
     noun: 'team',
     plural: 'teams',
-    search: { bodyField: 'members' },
+    search: { bodyField: 'name' },
   },
   project: {
     name: 'project',

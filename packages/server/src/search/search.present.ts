@@ -8,7 +8,7 @@ import type { SearchRow } from './search.queries.ts'
 import type { SearchHit } from './search.schemas.ts'
 
 const SNIPPET_CHARS = 240
-// The kinds whose text search composes from the directory.
+// The kinds of the directory: their searched text beside the name is not a field of theirs.
 const DIRECTORY = ['person', 'team']
 
 /**
@@ -66,7 +66,7 @@ function okrFacts(facts: NonNullable<SearchRow['okr_facts']>, now: Date) {
  * it was at `updated_at`. An activity entry's text is composed, not a field: it has no range.
  */
 function citedRange(row: SearchRow, field: string, text: string): CharRange | null {
-  // An activity entry's text, a person's role and teams, a team's members: composed, not stored.
+  // An activity entry's text, and the text search gives people and teams: not a field's.
   if (row.type === 'activity' || (field !== 'title' && DIRECTORY.includes(row.type))) return null
   return quoteRange(field === 'title' ? row.title : row.body, text)
 }

@@ -149,41 +149,27 @@ export async function searchIndex(
     // words, and each window would repeat the visibility join.
     ...(actAll ? [newestActs(sql`a.tsv @@ ${actAll}`)] : []),
   ]
-  // People and teams by their names (weight A, as titles), a person's role and teams and a
-  // team's members as their text, only those the caller may see: a directory of a few hundred
-  // rows at most, read whole. Filters are of content (a task's status, a project), so a filtered
-  // question finds no person or team.
+  // People and teams by their stored search text (a name weighs as a title; a person's role, a
+  // team's "team" as text), read through its GIN index, only those the caller may see. Filters
+  // are of content (a task's status, a project), so a filtered question finds no person or team.
   const directory =
     any && !filtered
       ? sql`union all
       select * from (
-        select p.id, 'person'::text as type, p.name as title,
-          p.role || coalesce(' · ' || (select string_agg(t.name, ', ' order by t.name)
-            from team_members tm join teams t on t.workspace_id = tm.workspace_id and t.id = tm.team_id
-            where tm.workspace_id = p.workspace_id and tm.person_id = p.id and ${visibility.team('t')}), '') as body,
-          null::text as project_id, p.updated_at,
-          setweight(to_tsvector('simple', p.name), 'A') || to_tsvector('simple', p.role)
-            || to_tsvector('english', coalesce((select string_agg(t.name, ' ')
-            from team_members tm join teams t on t.workspace_id = tm.workspace_id and t.id = tm.team_id
-            where tm.workspace_id = p.workspace_id and tm.person_id = p.id and ${visibility.team('t')}), '')) as tsv,
+        select p.id, 'person'::text as type, p.name as title, p.role as body,
+          null::text as project_id, p.updated_at, p.tsv,
           null::text as subject_title, null::text as subject_crumb
         from people p
-        where ${input.types.includes('person')} and p.workspace_id = ${ws} and ${visibility.person('p')}
+        where ${input.types.includes('person')} and p.workspace_id = ${ws} and p.tsv @@ ${any}
+          and ${visibility.person('p')}
         union all
-        select t.id, 'team'::text, t.name,
-          'Team' || coalesce(': ' || (select string_agg(p.name, ', ' order by p.name)
-            from team_members tm join people p on p.workspace_id = tm.workspace_id and p.id = tm.person_id
-            where tm.workspace_id = t.workspace_id and tm.team_id = t.id and ${visibility.person('p')}), ''),
-          null::text, t.updated_at,
-          setweight(to_tsvector('english', t.name) || to_tsvector('simple', t.name), 'A')
-            || to_tsvector('simple', 'team ' || coalesce((select string_agg(p.name, ' ')
-            from team_members tm join people p on p.workspace_id = tm.workspace_id and p.id = tm.person_id
-            where tm.workspace_id = t.workspace_id and tm.team_id = t.id and ${visibility.person('p')}), '')),
+        select t.id, 'team'::text, t.name, 'Team', null::text, t.updated_at, t.tsv,
           null::text, null::text
         from teams t
-        where ${input.types.includes('team')} and t.workspace_id = ${ws} and ${visibility.team('t')}
+        where ${input.types.includes('team')} and t.workspace_id = ${ws} and t.tsv @@ ${any}
+          and ${visibility.team('t')}
       ) d
-      where ${required('d')} and d.tsv @@ ${any}`
+      where ${required('d')}`
       : sql``
   // Per term: does the item's text cover it, does its title (its weight-A words; never an
   // activity entry's)? A near miss of a title covers both.

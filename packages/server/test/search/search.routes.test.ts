@@ -396,7 +396,7 @@ test('search needs the read scope of a searchable kind; people:read searches peo
   })
   assert.equal(team.json.results[0].type, 'team')
   assert.equal(team.json.results[0].title, 'Engineering')
-  assert.equal(team.json.results[0].snippet, 'Team: Alice Member')
+  assert.equal(team.json.results[0].snippet, 'Team')
 })
 
 test('a question whose interpretation alone exceeds max_tokens is a 422 that names what fits', async () => {

@@ -1,4 +1,4 @@
-import type { DefaultTimestamp, Generated } from './columns.ts'
+import type { Computed, DefaultTimestamp, Generated } from './columns.ts'
 
 /** `workspaces`: the top-level container. */
 export interface WorkspacesTable {
@@ -21,6 +21,8 @@ export interface PeopleTable {
   password_hash: string | null
   created_at: DefaultTimestamp
   updated_at: DefaultTimestamp
+  /** Its searchable text: the name (as a title) and the role. */
+  tsv: Computed<string>
 }
 
 /** `teams`. */
@@ -30,6 +32,8 @@ export interface TeamsTable {
   name: string
   created_at: DefaultTimestamp
   updated_at: DefaultTimestamp
+  /** Its searchable text: the name (as a title) and the word "team". */
+  tsv: Computed<string>
 }
 
 /** `team_members`: which people belong to which team. */

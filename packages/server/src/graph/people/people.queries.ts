@@ -5,10 +5,12 @@ import type { PeopleTable, TeamsTable } from '../../db/tables/workspace.table.ts
 import type { CursorPosition } from '../../lib/cursor.ts'
 
 /** A person row (without the password hash) and their visible teams. */
-export type PersonRow = Omit<Selectable<PeopleTable>, 'password_hash'> & { team_ids: string[] }
+export type PersonRow = Omit<Selectable<PeopleTable>, 'password_hash' | 'tsv'> & {
+  team_ids: string[]
+}
 
 /** A team row and its visible members. */
-export type TeamRow = Selectable<TeamsTable> & { member_ids: string[] }
+export type TeamRow = Omit<Selectable<TeamsTable>, 'tsv'> & { member_ids: string[] }
 
 // Directory order: by name, then id for ties.
 function byNameAfter(alias: string, after: CursorPosition | null) {
@@ -79,7 +81,7 @@ export async function listTeams(
 ): Promise<TeamRow[]> {
   let query = db
     .selectFrom('teams as t')
-    .selectAll('t')
+    .select(['t.workspace_id', 't.id', 't.name', 't.created_at', 't.updated_at'])
     .select(
       sql<string[]>`array(
         select p.id from team_members tm join people p on p.workspace_id = tm.workspace_id and p.id = tm.person_id
