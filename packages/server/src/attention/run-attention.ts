@@ -4,7 +4,7 @@ import type { AppDeps } from '../app-deps.ts'
 import { currentSessions, okrHealth } from '../graph/okrs/okr-health.ts'
 import { findWorkspace } from '../graph/workspace/workspace.queries.ts'
 import { packSummary } from '../summaries/pack-summary.ts'
-import type { SummaryResult } from '../summaries/run-summary.ts'
+import { type SummaryResult, summaryContextOf } from '../summaries/run-summary.ts'
 import type { SummaryBody } from '../summaries/summary.schemas.ts'
 import { activityNeighbours, sayActivity } from '../summaries/summary-activity.ts'
 import { count, SummaryBuilder } from '../summaries/summary-builder.ts'
@@ -45,13 +45,7 @@ export async function attentionFor(
   const focus = await attentionFocus(deps.db, caller, request.for, '/for')
   const now = deps.clock.now()
   const since = request.since ? new Date(request.since) : new Date(now.getTime() - WEEK_MS)
-  const ctx: SummaryContext = {
-    db: deps.db,
-    visibility: caller.visibility,
-    urls: deps.urls,
-    today: now.toISOString().slice(0, 10),
-    readableKinds: caller.readableKinds,
-  }
+  const ctx = summaryContextOf(deps, caller, now)
   const reads = (kind: string) => caller.readableKinds.includes(kind)
   const { db } = deps
   const { visibility } = caller

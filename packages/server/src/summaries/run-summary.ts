@@ -37,13 +37,7 @@ export async function summarizeResource(
   const kind = kindOfId(id)
   if (!kind?.summarize || !caller.credential.scopes.has(kind.readScope)) return null
   const now = deps.clock.now()
-  const ctx: SummaryContext = {
-    db: deps.db,
-    visibility: caller.visibility,
-    urls: deps.urls,
-    today: now.toISOString().slice(0, 10),
-    readableKinds: caller.readableKinds,
-  }
+  const ctx = summaryContextOf(deps, caller, now)
   const summary = await kind.summarize(ctx, id)
   if (!summary) return null
   const header = {
@@ -54,4 +48,15 @@ export async function summarizeResource(
   }
   const text = packSummary({ ...header, as_of: now.toISOString() }, summary.builder, maxTokens)
   return { text, body: JSON.parse(text) as SummaryBody }
+}
+
+/** What a summarizer works with, for a caller at `now`. */
+export function summaryContextOf(deps: AppDeps, caller: Caller, now: Date): SummaryContext {
+  return {
+    db: deps.db,
+    visibility: caller.visibility,
+    urls: deps.urls,
+    today: now.toISOString().slice(0, 10),
+    readableKinds: caller.readableKinds,
+  }
 }
