@@ -1861,6 +1861,8 @@ export interface components {
             filters: components["schemas"]["SearchAppliedFilters"];
             /** @description Kinds searched. */
             types: ("person" | "team" | "project" | "canvas" | "task" | "okr" | "comment" | "activity")[];
+            /** @description When nothing matched the words with the filters: the words alone, a query to try next. */
+            broader?: string;
         };
         /** SearchRequest */
         SearchRequest: {

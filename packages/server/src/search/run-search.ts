@@ -146,6 +146,10 @@ export async function runSearch(
   const page = rows.slice(0, limit)
   const ws = visibility.principal.workspaceId
   const hits = page.map((row) => presentHit(row, deps.urls.resource(ws, row.type, row.id), now))
+  // Nothing matched the words with the filters read or given: the words alone may find
+  // something, and an agent should not read the empty answer as "there is none of it".
+  if (hits.length === 0 && !body.cursor && terms.length > 0 && Object.keys(applied).length > 0)
+    interpreted.broader = interpreted.words.join(' ')
   return packSearch(
     hits,
     rows.length > limit,

@@ -203,6 +203,12 @@ export const Interpreted = Type.Object(
     excluded: Type.Optional(Type.Array(Type.String())),
     filters: AppliedFilters,
     types: Type.Array(Type.Enum([...SEARCH_KINDS]), { description: 'Kinds searched.' }),
+    broader: Type.Optional(
+      Type.String({
+        description:
+          'When nothing matched the words with the filters: the words alone, a query to try next.',
+      }),
+    ),
   },
   { title: 'SearchInterpretation' },
 )

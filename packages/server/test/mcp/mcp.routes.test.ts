@@ -382,6 +382,12 @@ describe('search and fetch', () => {
         assert.ok(line.includes(`](${hit.url})`), `hit ${i + 1} is cited with its URL`)
       }
       for (const hit of hits) assert.equal(text(result).split(hit.url).length, 2, 'one URL once')
+      // An empty answer under filters says what to try next.
+      const none = await mcp.callTool('search', { query: 'due<2000-01-01 open task' })
+      assert.match(
+        text(none),
+        /Nothing you can open matches\. Without the filters, try: “open task”\./,
+      )
       // A task's line says what an agent asks next about it.
       assert.match(
         text(result),

@@ -296,3 +296,14 @@ test('two words written apart match the one word they make: "road map", "hand bo
   const handbook = await ask('ada-key', { query: 'hand book' })
   assert.equal(keyOf(handbook.results[0].id), 'handbook')
 })
+
+test('an empty answer under filters offers the words alone to try next, and says so over MCP', async () => {
+  const none = await ask('ada-key', { query: 'due<2000-01-01 apple pay' })
+  assert.deepEqual(none.results, [])
+  assert.equal(none.interpreted.broader, 'apple pay')
+  const found = await ask('ada-key', { query: none.interpreted.broader })
+  assert.equal(keyOf(found.results[0].id), 'checkout-t5')
+  // Words alone that match nothing have nothing broader to offer; a page that matched has none.
+  assert.equal((await ask('ada-key', { query: 'zzqx' })).interpreted.broader, undefined)
+  assert.equal((await ask('ada-key', { query: 'apple pay' })).interpreted.broader, undefined)
+})

@@ -77,7 +77,12 @@ function render(query: string, body: SearchAnswer): string {
     lines.push(sourceLine(i + 1, hit.title, hit.url, facts))
     if (hit.snippet && hit.snippet !== hit.title) lines.push(`    ${data(hit.snippet)}`)
   }
-  if (body.results.length === 0) lines.push('Nothing you can open matches.')
+  if (body.results.length === 0)
+    lines.push(
+      body.interpreted.broader
+        ? `Nothing you can open matches. Without the filters, try: ${data(body.interpreted.broader, 120)}.`
+        : 'Nothing you can open matches.',
+    )
   if (body.next_cursor) lines.push('', `More: call search again with cursor "${body.next_cursor}".`)
   return lines.join('\n')
 }
