@@ -114,6 +114,16 @@ const STATUS_VALUES: Record<string, TaskStatus> = {
   done: 'done',
 }
 const OPEN_STATUSES: TaskStatus[] = ['todo', 'in_progress', 'blocked']
+
+// A table's own entry for a word, never what every object inherits ("constructor", "toString").
+function ownValue<T>(table: Record<string, T>, key: string): T | undefined {
+  return Object.hasOwn(table, key) ? table[key] : undefined
+}
+
+// The status a word names, if it names one.
+function statusWord(word: string): TaskStatus | undefined {
+  return ownValue(STATUS_WORDS, word)
+}
 const MAX_TERMS = 12
 const DAY = 86_400_000
 
@@ -254,7 +264,7 @@ function readPersonWords(
     const out: number[] = []
     for (let i = from; i < words.length && out.length < 2; i++) {
       const w = words[i] as string
-      if (STOP_WORDS.has(w) || NOT_NAME.test(w) || STATUS_WORDS[w] || TASK_NOUNS.has(w)) break
+      if (STOP_WORDS.has(w) || NOT_NAME.test(w) || statusWord(w) || TASK_NOUNS.has(w)) break
       out.push(i)
     }
     return out
@@ -276,7 +286,7 @@ function readPersonWords(
     if (
       w === 'for' &&
       i > 0 &&
-      (TASK_NOUNS.has(words[i - 1] as string) || STATUS_WORDS[words[i - 1] as string])
+      (TASK_NOUNS.has(words[i - 1] as string) || statusWord(words[i - 1] as string))
     )
       return named(nameAt(i + 1), [i])
     if (w === 'is' && i > 0 && /^(what|whats)$/.test(words[i - 1] as string)) {
@@ -316,7 +326,7 @@ function applyExplicit(
   if (value === '') return null
   if (op === ':') {
     if (key === 'status') {
-      const statuses = value.split(',').map((v) => STATUS_VALUES[v.toLowerCase()])
+      const statuses = value.split(',').map((v) => ownValue(STATUS_VALUES, v.toLowerCase()))
       if (statuses.some((s) => s === undefined)) return null
       filters.status = [...new Set(statuses as TaskStatus[])]
       return 'filter'
@@ -433,10 +443,10 @@ function readNaturalFilters(words: string[], filters: SearchFilterValues, now: D
       late = i
     } else if (w === 'my' || w === 'mine') {
       mine = mine ?? [i]
-    } else if (w !== undefined && STATUS_WORDS[w]) {
+    } else if (w !== undefined && statusWord(w)) {
       statuses.push({
         at: [i],
-        status: STATUS_WORDS[w] as TaskStatus,
+        status: statusWord(w) as TaskStatus,
         blocking: BLOCKING.has(w),
       })
     }

@@ -307,3 +307,13 @@ test('an empty answer under filters offers the words alone to try next, and says
   assert.equal((await ask('ada-key', { query: 'zzqx' })).interpreted.broader, undefined)
   assert.equal((await ask('ada-key', { query: 'apple pay' })).interpreted.broader, undefined)
 })
+
+test('words that are names of JavaScript object members are words like any other', async () => {
+  for (const query of ['constructor', 'constructor tasks', 'toString', 'status:constructor']) {
+    const answer = await ask('ada-key', { query })
+    assert.equal(answer.status, 200, `${query}: ${answer.body}`)
+    assert.equal(answer.interpreted.filters.status, undefined, query)
+  }
+  const blocking = await ask('ada-key', { query: 'what is blocking constructor' })
+  assert.deepEqual(blocking.interpreted.filters.status, ['blocked'])
+})
