@@ -1,28 +1,24 @@
 import Type from 'typebox'
-import { readScopeOf } from '../../access/scopes.ts'
-import { ProblemError } from '../../api/problem-catalogue.ts'
-import { ATTENTION_KINDS } from '../../attention/attention-focus.ts'
-import { attentionFor, DEFAULT_ATTENTION_LIMIT } from '../../attention/run-attention.ts'
 import type { Scope } from '../../catalogue/scopes.ts'
 import { listPeople, listTeams } from '../../graph/people/people.queries.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
 import { findWorkspace } from '../../graph/workspace/workspace.queries.ts'
-import { data, inline, link, sourceLine } from '../markdown.ts'
+import type { SummaryResult } from '../../summaries/run-summary.ts'
+import { inline, link, sourceLine } from '../markdown.ts'
 import type { McpSession } from '../mcp-session.ts'
-import { summaryLines } from '../summary-markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
-import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
+import { fits, packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
 import { MaxTokens, Ref } from './tool-schemas.ts'
+import {
+  attentionBudget,
+  attentionIfReadable,
+  attentionLines,
+  MIN_ATTENTION_TOKENS,
+} from './workspace-attention.ts'
 
 const MAX_LISTED = 50
 
 type WorkspaceArgs = { for?: string; since?: string; max_tokens?: number }
-
-// The share of the budget that what needs attention may take: beside the caller's own lists of
-// projects and teams, which fit in the rest; or, for another focus, with nothing to share with
-// but the lines saying who the caller is.
-const ATTENTION_SHARE = 0.6
-const FOCUS_SHARE = 0.85
 
 /**
  * `workspace`: who the token acts as, its scopes, the projects and teams it belongs to, and what
@@ -83,7 +79,6 @@ async function orientation(session: McpSession, args: WorkspaceArgs) {
       ? await listPeople(deps.db, visibility, { ids: [principal.actorId] }, null, 1)
       : []
   const maxTokens = args.max_tokens ?? TOOL_BUDGET.default
-  const attention = await attentionIfReadable(session, args, maxTokens)
   // Someone else's focus: what needs attention there, without the caller's own lists.
   const own = args.for === undefined || args.for === 'me'
   const projects =
@@ -126,21 +121,15 @@ async function orientation(session: McpSession, args: WorkspaceArgs) {
         url: deps.urls.workspace(ws).url,
       }
     : null
-  const first = (attention?.body.sources.length ?? 0) + 1
-  return toolResult(
-    packItems(refs, maxTokens, (shown, cut) => {
+  const answerWith = (attention: SummaryResult | null) => {
+    const first = (attention?.body.sources.length ?? 0) + 1
+    return packItems(refs, maxTokens, (shown, cut) => {
       const lines = [
         home ? `# Workspace ${link(home.title, home.url)}` : '# Workspace',
         `You act as ${me.name ? `${me.name} ` : ''}(${me.kind} ${me.id}${principal.role ? `, ${principal.role}` : ''}). Today is ${today}.`,
         `Scopes: ${scopes.join(', ')}.`,
       ]
-      if (attention) {
-        const focus = attention.body.type === 'person' && attention.body.id === me.id
-        const whose = focus
-          ? ''
-          : ` for ${data(attention.body.title, 120)} (${attention.body.type} ${attention.body.id})`
-        lines.push('', `## Needs attention${whose}`, ...summaryLines(attention.body, false))
-      }
+      if (attention) lines.push('', ...attentionLines(attention, me.id))
       const shownProjects = shown.filter((r) => r.type === 'project')
       const shownTeams = shown.filter((r) => r.type === 'team')
       // Numbered after what needs attention cites, so each [n] names one source.
@@ -169,27 +158,16 @@ async function orientation(session: McpSession, args: WorkspaceArgs) {
           ...(attention ? { attention: attention.body } : {}),
         },
       }
-    }),
-  )
-}
-
-// What needs attention for the focus asked (the caller by default), within a share of the
-// budget; null when the token reads none of tasks, OKRs and activity.
-async function attentionIfReadable(session: McpSession, args: WorkspaceArgs, maxTokens: number) {
-  const { caller } = session
-  if (!ATTENTION_KINDS.some((kind) => caller.readableKinds.includes(kind))) {
-    if (args.for !== undefined || args.since !== undefined)
-      throw new ProblemError('insufficient_scope', 'What needs attention needs a read scope.', {
-        required_scopes: ATTENTION_KINDS.map(readScopeOf),
-      })
-    return null
+    })
   }
-  return attentionFor(session.deps, caller, {
-    for: args.for,
-    since: args.since,
-    limit: DEFAULT_ATTENTION_LIMIT,
-    maxTokens: Math.floor(
-      maxTokens * (args.for === undefined || args.for === 'me' ? ATTENTION_SHARE : FOCUS_SHARE),
-    ),
-  })
+  // What needs attention gets a share of the budget; when the rest of the answer leaves it less
+  // (ids and names vary in length), it is asked again for less until the whole answer fits.
+  let budget = attentionBudget(args, maxTokens)
+  for (;;) {
+    const attention = await attentionIfReadable(session, args, budget)
+    const answer = answerWith(attention)
+    if (!attention || fits(answer, maxTokens) || budget <= MIN_ATTENTION_TOKENS)
+      return toolResult(answer)
+    budget = Math.max(MIN_ATTENTION_TOKENS, Math.floor(budget * 0.8))
+  }
 }
