@@ -6,7 +6,7 @@ import type { AppDeps } from '../app-deps.ts'
 import { DEFAULT_SUMMARY_TOKENS, SummaryResponse } from '../summaries/summary.schemas.ts'
 import { AttentionQuery } from './attention.schemas.ts'
 import { ATTENTION_KINDS } from './attention-focus.ts'
-import { attentionFor, DEFAULT_ATTENTION_LIMIT } from './run-attention.ts'
+import { attentionFor, DEFAULT_ATTENTION_LIMIT, packAttention } from './run-attention.ts'
 
 /**
  * `GET /v1/attention`: the HTTP adapter of `attentionFor` (what needs attention for a person, a
@@ -29,12 +29,12 @@ export function attentionRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request, reply) => {
         const { query } = request
-        const answer = await attentionFor(deps, authenticated(request), {
+        const attention = await attentionFor(deps, authenticated(request), {
           for: query.for,
           since: query.since,
           limit: query.limit ?? DEFAULT_ATTENTION_LIMIT,
-          maxTokens: query.max_tokens ?? DEFAULT_SUMMARY_TOKENS,
         })
+        const answer = packAttention(attention, query.max_tokens ?? DEFAULT_SUMMARY_TOKENS)
         // Sent as the very string whose tokens were counted.
         return sendJsonText(reply, answer.text)
       },

@@ -3,7 +3,7 @@ import { listActivity } from '../activity/activity.queries.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { currentSessions, okrHealth } from '../graph/okrs/okr-health.ts'
 import { findWorkspace } from '../graph/workspace/workspace.queries.ts'
-import { packSummary } from '../summaries/pack-summary.ts'
+import { packSummary, type SummaryHeader } from '../summaries/pack-summary.ts'
 import { type SummaryResult, summaryContextOf } from '../summaries/run-summary.ts'
 import type { SummaryBody } from '../summaries/summary.schemas.ts'
 import { activityNeighbours, sayActivity } from '../summaries/summary-activity.ts'
@@ -21,7 +21,12 @@ export interface AttentionRequest {
   since?: string | undefined
   /** At most this many tasks, objectives and changes each. */
   limit: number
-  maxTokens: number
+}
+
+/** What needs attention, said and not yet packed: pack it into any budget (`packAttention`). */
+export interface Attention {
+  header: SummaryHeader
+  builder: SummaryBuilder
 }
 
 /** The default `limit`: the five most pressing of each, enough for a morning's look. */
@@ -30,8 +35,8 @@ export const DEFAULT_ATTENTION_LIMIT = 5
 const WEEK_MS = 7 * 86_400_000
 
 /**
- * What needs attention for a person, a project, a team or the workspace, as a cited summary
- * within `maxTokens`: overdue, blocked and due-soon tasks, objectives of the current periods that
+ * What needs attention for a person, a project, a team or the workspace, said as a cited summary
+ * (`packAttention` fits it to a budget): overdue, blocked and due-soon tasks, objectives of the current periods that
  * are at risk or off track, and what anyone but the caller changed since a time, most pressing
  * first. Each part needs its read scope (tasks, OKRs, activity) and counts only what the caller
  * may open.
@@ -41,7 +46,7 @@ export async function attentionFor(
   deps: AppDeps,
   caller: Caller,
   request: AttentionRequest,
-): Promise<SummaryResult> {
+): Promise<Attention> {
   const focus = await attentionFocus(deps.db, caller, request.for, '/for')
   const now = deps.clock.now()
   const since = request.since ? new Date(request.since) : new Date(now.getTime() - WEEK_MS)
@@ -104,7 +109,12 @@ export async function attentionFor(
     url: pageUrl(ctx, focus.id, focus.type),
     as_of: now.toISOString(),
   }
-  const text = packSummary(header, b, request.maxTokens)
+  return { header, builder: b }
+}
+
+/** What needs attention as sent: a cited summary within `maxTokens` (100 or more). */
+export function packAttention(attention: Attention, maxTokens: number): SummaryResult {
+  const text = packSummary(attention.header, attention.builder, maxTokens)
   return { text, body: JSON.parse(text) as SummaryBody }
 }
 

@@ -113,10 +113,15 @@ test('hits carry what an agent asks next: status, assignee, due date and path; a
     { status: task.status, assignee: task.assignee, due: task.due, path: task.path },
     { status: 'todo', assignee: 'Gus Guest', due: '2026-12-01', path: 'Open project' },
   )
-  // Without people:read the assignee is not named.
+  // Without people:read the assignee is not named, nor read from a name in the question, though
+  // the token's owner (a member) sees everyone.
   const blind = (await search('tasks-only', { query: 'open task' })).json.results[0]
   assert.equal(blind.id, ws.ids['t-open'])
   assert.equal(blind.assignee, null)
+  const named = await search('alice-key', { query: "Gus Guest's tasks" })
+  assert.equal(named.json.interpreted.filters.assignee, ws.ids.gus)
+  const unnamed = await search('tasks-only', { query: "Gus Guest's tasks" })
+  assert.equal(unnamed.json.interpreted.filters.assignee, undefined)
   const project = (await search('alice-key', { query: 'heliotrope', types: ['project'] })).json
     .results[0]
   assert.equal(project.status, 'active')

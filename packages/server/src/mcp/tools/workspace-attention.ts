@@ -1,7 +1,11 @@
 import { readScopeOf } from '../../access/scopes.ts'
 import { ProblemError } from '../../api/problem-catalogue.ts'
 import { ATTENTION_KINDS } from '../../attention/attention-focus.ts'
-import { attentionFor, DEFAULT_ATTENTION_LIMIT } from '../../attention/run-attention.ts'
+import {
+  type Attention,
+  attentionFor,
+  DEFAULT_ATTENTION_LIMIT,
+} from '../../attention/run-attention.ts'
 import type { SummaryResult } from '../../summaries/run-summary.ts'
 import { data } from '../markdown.ts'
 import type { McpSession } from '../mcp-session.ts'
@@ -29,15 +33,14 @@ export function attentionBudget(args: AttentionAsk, maxTokens: number): number {
 }
 
 /**
- * What needs attention for the focus `workspace` is asked about (the caller by default), within
- * `budget`; null when the token reads none of tasks, OKRs and activity (and a 403 when it then
- * asks about a focus anyway).
+ * What needs attention for the focus `workspace` is asked about (the caller by default), to be
+ * packed into a share of the budget; null when the token reads none of tasks, OKRs and activity
+ * (and a 403 when it then asks about a focus anyway).
  */
 export async function attentionIfReadable(
   session: McpSession,
   args: AttentionAsk,
-  budget: number,
-): Promise<SummaryResult | null> {
+): Promise<Attention | null> {
   const { caller } = session
   if (!ATTENTION_KINDS.some((kind) => caller.readableKinds.includes(kind))) {
     if (args.for !== undefined || args.since !== undefined)
@@ -50,7 +53,6 @@ export async function attentionIfReadable(
     for: args.for,
     since: args.since,
     limit: DEFAULT_ATTENTION_LIMIT,
-    maxTokens: budget,
   })
 }
 

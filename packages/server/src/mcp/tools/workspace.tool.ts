@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { packAttention } from '../../attention/run-attention.ts'
 import type { Scope } from '../../catalogue/scopes.ts'
 import { listPeople, listTeams } from '../../graph/people/people.queries.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
@@ -161,13 +162,13 @@ async function orientation(session: McpSession, args: WorkspaceArgs) {
     })
   }
   // What needs attention gets a share of the budget; when the rest of the answer leaves it less
-  // (ids and names vary in length), it is asked again for less until the whole answer fits.
+  // (ids and names vary in length), it is packed again into less until the whole answer fits.
+  const attention = await attentionIfReadable(session, args)
+  if (!attention) return toolResult(answerWith(null))
   let budget = attentionBudget(args, maxTokens)
   for (;;) {
-    const attention = await attentionIfReadable(session, args, budget)
-    const answer = answerWith(attention)
-    if (!attention || fits(answer, maxTokens) || budget <= MIN_ATTENTION_TOKENS)
-      return toolResult(answer)
+    const answer = answerWith(packAttention(attention, budget))
+    if (fits(answer, maxTokens) || budget <= MIN_ATTENTION_TOKENS) return toolResult(answer)
     budget = Math.max(MIN_ATTENTION_TOKENS, Math.floor(budget * 0.8))
   }
 }
