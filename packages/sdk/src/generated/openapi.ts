@@ -1788,6 +1788,9 @@ export interface components {
             due_after?: string;
             updated_after?: string;
             updated_before?: string;
+            completed_after?: string;
+            completed_before?: string;
+            health?: ("achieved" | "on_track" | "at_risk" | "off_track")[];
             created_by?: string;
         };
         /** SearchBudget */
@@ -1817,6 +1820,12 @@ export interface components {
             due_after?: string;
             updated_after?: string;
             updated_before?: string;
+            /** @description Tasks completed at or after this day or time; keeps tasks only. */
+            completed_after?: string;
+            /** @description Tasks completed before this day or time; keeps tasks only. */
+            completed_before?: string;
+            /** @description An objective's health (docs/api.md, "OKR health"), or a list; keeps objectives only. */
+            health?: ("achieved" | "on_track" | "at_risk" | "off_track") | ("achieved" | "on_track" | "at_risk" | "off_track")[];
             /** @description `me`, a person or an integration id; keeps tasks, comments and activity. */
             created_by?: string;
         };

@@ -1,4 +1,5 @@
 import { allKinds } from '../catalogue/catalogue.ts'
+import type { HealthVerdict } from '../graph/okrs/okr-health.ts'
 import type { TASK_STATUSES } from '../graph/tasks/tasks.schemas.ts'
 import type { SearchKind } from './search.schemas.ts'
 import { spellingVariants } from './word-variants.ts'
@@ -22,6 +23,12 @@ export interface SearchFilterValues {
   due_after?: string
   updated_after?: string
   updated_before?: string
+  /** Tasks completed at or after this time. */
+  completed_after?: string
+  /** Tasks completed before this time. */
+  completed_before?: string
+  /** Objectives whose health is one of these. */
+  health?: HealthVerdict[]
   created_by?: string
 }
 
@@ -103,6 +110,28 @@ const TYPE_NAMES = new Map<string, SearchKind>(
       [kind.name, kind.noun, kind.plural, ...(kind.aliases ?? [])].map((word) => [word, kind.name]),
     ),
 )
+// Plural names of the kinds besides tasks ("canvases", "OKRs", "people"): in a question such
+// as "which OKRs are off track" or "canvases in checkout" they say what to list.
+const TYPE_PLURALS = new Map<string, SearchKind>(
+  allKinds()
+    .filter((kind) => kind.search && kind.name !== 'task' && kind.plural !== kind.name)
+    .flatMap((kind) => [kind.plural, ...(kind.aliases ?? [])].map((word) => [word, kind.name])),
+)
+// An objective's health in one word; "behind" only next to a word for objectives.
+const HEALTH_WORDS: Record<string, { verdicts: HealthVerdict[]; weak: boolean }> = {
+  'off-track': { verdicts: ['off_track'], weak: false },
+  offtrack: { verdicts: ['off_track'], weak: false },
+  'at-risk': { verdicts: ['at_risk'], weak: false },
+  'on-track': { verdicts: ['on_track'], weak: false },
+  achieved: { verdicts: ['achieved'], weak: true },
+  behind: { verdicts: ['at_risk', 'off_track'], weak: true },
+}
+// Words after a kind's plural that show it says what to list: "canvases in …", "OKRs that …".
+const LISTING_AFTER =
+  /^(in|on|about|for|from|of|with|that|which|due|owned|assigned|created|by|are|is|off|at|changed|updated|edited)$/
+// Verbs that say a time is of the last change: "changed last week", "updated since Monday".
+const CHANGE_VERBS = /^(updated|changed|edited|modified)$/
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']
 const STATUS_VALUES: Record<string, TaskStatus> = {
   todo: 'todo',
   'to-do': 'todo',
@@ -173,11 +202,13 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
   }
   const words = tokens.flatMap((t, i) => (t.kind === 'word' ? [{ text: t.text, at: i }] : []))
   const person = readPersonWords(words.map((w) => w.text))
-  const used = readNaturalFilters(
+  const { used, kinds, placed } = readNaturalFilters(
     words.map((w) => w.text),
     filters,
     now,
   )
+  // An explicit `type:` wins over the kinds a question names in words.
+  if (kinds.length > 0 && !types) types = kinds
   if (person?.working && !filters.status) filters.status = ['in_progress']
   for (const at of person?.frame ?? []) used.add(at)
   // "status of X", "progress on X": the question's frame, not what it is about.
@@ -193,7 +224,7 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
   // A question of nothing but function words ("what is this") still searches for them.
   const searched = meaningful.length > 0 || used.size > 0 ? meaningful : kept
   const searchedAt = new Set(searched.map((w) => w.at))
-  if (used.size > 0 && !project && searched.length > 0) {
+  if ((placed || (person?.frame.length ?? 0) > 0) && !project && searched.length > 0) {
     project = { words: searched.map((w) => w.text).join(' '), explicit: false }
   }
   const terms: QueryTerm[] = []
@@ -401,10 +432,16 @@ function overdue(filters: SearchFilterValues, now: Date): void {
  * the indexes of the words it used. A status word is a filter next to a word for tasks ("blocked
  * tasks"), with a time ("done last week"), after a question ("what is blocking …"), or alone.
  */
-function readNaturalFilters(words: string[], filters: SearchFilterValues, now: Date): Set<number> {
+function readNaturalFilters(
+  words: string[],
+  filters: SearchFilterValues,
+  now: Date,
+): { used: Set<number>; kinds: SearchKind[]; placed: boolean } {
   const used = new Set<number>()
   const statuses: { at: number[]; status: TaskStatus; blocking: boolean }[] = []
-  let time: { at: number[]; from: Date; to: Date } | null = null
+  const healths: { at: number[]; verdicts: HealthVerdict[]; weak: boolean }[] = []
+  // A time is a window (`to` set) or, after "since", open to now.
+  let time: { at: number[]; from: Date; to: Date | null } | null = null
   let mine: number[] | null = null
   let late: number | null = null
   const today = new Date(`${isoDay(now)}T00:00:00.000Z`)
@@ -414,7 +451,29 @@ function readNaturalFilters(words: string[], filters: SearchFilterValues, now: D
     new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + m, 1))
   for (let i = 0; i < words.length; i++) {
     const [w, next, third] = [words[i], words[i + 1], words[i + 2]]
-    if (w === 'in' && next === 'progress') {
+    if (w === 'since' && next !== undefined) {
+      const since = sinceWhen(words, i + 1, today, monday, month, monthsFrom)
+      if (since) {
+        time = {
+          at: Array.from({ length: since.words + 1 }, (_, k) => i + k),
+          from: since.from,
+          to: null,
+        }
+        i += since.words
+      }
+    } else if ((w === 'off' || w === 'on') && next === 'track') {
+      healths.push({
+        at: [i, i + 1],
+        verdicts: [w === 'off' ? 'off_track' : 'on_track'],
+        weak: false,
+      })
+      i++
+    } else if (w === 'at' && next === 'risk') {
+      healths.push({ at: [i, i + 1], verdicts: ['at_risk'], weak: false })
+      i++
+    } else if (w !== undefined && ownValue(HEALTH_WORDS, w)) {
+      healths.push({ at: [i], ...(ownValue(HEALTH_WORDS, w) as (typeof HEALTH_WORDS)[string]) })
+    } else if (w === 'in' && next === 'progress') {
       statuses.push({ at: [i, i + 1], status: 'in_progress', blocking: false })
       i++
     } else if (w === 'to' && next === 'do') {
@@ -452,14 +511,27 @@ function readNaturalFilters(words: string[], filters: SearchFilterValues, now: D
     }
   }
   const taskNouns = words.flatMap((w, i) => (TASK_NOUNS.has(w) ? [i] : []))
+  const typeWords = words.flatMap((w, i) => {
+    const kind = TYPE_PLURALS.get(w)
+    return kind ? [{ at: i, kind }] : []
+  })
   const asked = words.slice(0, 3).some((w) => /^(what|what's|whats|who|which)$/.test(w))
   const others = words.filter(
     (w, i) =>
       !STOP_WORDS.has(w) &&
       !statuses.some((s) => s.at.includes(i)) &&
+      !healths.some((h) => h.at.includes(i)) &&
       !time?.at.includes(i) &&
-      !TASK_NOUNS.has(w),
+      !TASK_NOUNS.has(w) &&
+      !TYPE_PLURALS.has(w),
   )
+  // A health is of objectives: a filter where the question names them, or plainly asks for it.
+  const objectivesNamed = typeWords.some((t) => t.kind === 'okr')
+  const health = healths.find((h) => objectivesNamed || (!h.weak && (asked || others.length === 0)))
+  if (health) {
+    filters.health = health.verdicts
+    for (const at of health.at) used.add(at)
+  }
   const status = statuses.find(
     (s) =>
       taskNouns.length > 0 ||
@@ -483,23 +555,91 @@ function readNaturalFilters(words: string[], filters: SearchFilterValues, now: D
     for (const at of mine) used.add(at)
   }
   const verb = (time?.at[0] ?? 0) - 1
-  const changed = /^(updated|changed|edited|modified)$/.test(words[verb] ?? '')
+  const changed = CHANGE_VERBS.test(words[verb] ?? '')
+  const filtered = asked || anyFilter || health !== undefined || time !== null
+  const kinds = listedKinds(words, typeWords, filtered, others)
+  const listing = typeWords.filter((t) => kinds.includes(t.kind))
+  // The rest of "blocked tasks in checkout" may name a project; of "comments about pricing", not:
+  // there only "canvases in …" or "… from …" says where.
+  const listed = new Set(listing.map(({ at }) => at))
+  const placedAfter = listing.some(({ at }) => /^(in|from)$/.test(words[at + 1] ?? ''))
+  const placed = () => placedAfter || [...used].some((at) => !listed.has(at))
+  for (const at of listed) used.add(at)
   // "due this week", "due tomorrow": the time is of the due date (inclusive days), and what is
   // due is what is still to do unless a status says otherwise.
-  if (time && words[verb] === 'due') {
+  if (time?.to && words[verb] === 'due') {
     filters.due_after = filters.due_after ?? isoDay(time.from)
     filters.due_before = filters.due_before ?? isoDay(new Date(time.to.getTime() - DAY))
     filters.status = filters.status ?? [...OPEN_STATUSES]
     for (const at of [verb, ...time.at]) used.add(at)
     for (const at of taskNouns) used.add(at)
-    return used
+    return { used, kinds, placed: true }
   }
-  if (time && (anyFilter || used.size > 0 || others.length === 0 || changed)) {
-    filters.updated_after = filters.updated_after ?? time.from.toISOString()
-    filters.updated_before = filters.updated_before ?? time.to.toISOString()
+  // "since Monday" always filters; another time when something else does, or it is all there is.
+  const timed = time && (time.to === null || anyFilter || used.size > 0 || others.length === 0)
+  if (time && (timed || changed)) {
+    // "done last week": the time of completing; else of the last change.
+    const done = filters.status?.length === 1 && filters.status[0] === 'done' && !changed
+    const [after, before] = done
+      ? (['completed_after', 'completed_before'] as const)
+      : (['updated_after', 'updated_before'] as const)
+    filters[after] = filters[after] ?? time.from.toISOString()
+    if (time.to) filters[before] = filters[before] ?? time.to.toISOString()
     for (const at of time.at) used.add(at)
-    if (changed) used.add(verb)
+    // "what changed in checkout since Monday": the verb frames the time wherever it stands.
+    for (const [at, word] of words.entries()) if (CHANGE_VERBS.test(word)) used.add(at)
   }
   if (used.size > 0) for (const at of taskNouns) used.add(at)
-  return used
+  return { used, kinds, placed: placed() }
+}
+
+/**
+ * The kinds a question names to list ("which OKRs are off track", "canvases in checkout", "my
+ * comments"): a kind's plural says what to list when the question asks, filters, says where
+ * ("… in", "… about"), or has nothing else to find. Elsewhere it is a word to find ("inline
+ * comments" may be a canvas's title).
+ */
+function listedKinds(
+  words: string[],
+  typeWords: { at: number; kind: SearchKind }[],
+  filtered: boolean,
+  others: string[],
+): SearchKind[] {
+  const listing = typeWords.filter(
+    ({ at }) =>
+      filtered ||
+      others.length === 0 ||
+      LISTING_AFTER.test(words[at + 1] ?? '') ||
+      /^(my|all|every)$/.test(words[at - 1] ?? ''),
+  )
+  return [...new Set(listing.map((t) => t.kind))]
+}
+
+/**
+ * When "since …" starts, and how many words say it: a weekday (its latest, today included),
+ * yesterday, today, last week or month, or a day written `YYYY-MM-DD`.
+ */
+function sinceWhen(
+  words: string[],
+  at: number,
+  today: Date,
+  monday: Date,
+  month: Date,
+  monthsFrom: (m: number) => Date,
+): { from: Date; words: number } | null {
+  const [w, next] = [words[at] ?? '', words[at + 1]]
+  const weekday = WEEKDAYS.indexOf(w)
+  if (weekday >= 0) {
+    const back = (today.getUTCDay() - weekday + 7) % 7
+    return { from: new Date(today.getTime() - back * DAY), words: 1 }
+  }
+  if (w === 'today') return { from: today, words: 1 }
+  if (w === 'yesterday') return { from: new Date(today.getTime() - DAY), words: 1 }
+  if (w === 'last' && next === 'week')
+    return { from: new Date(monday.getTime() - 7 * DAY), words: 2 }
+  if (w === 'last' && next === 'month') return { from: monthsFrom(-1), words: 2 }
+  if (w === 'this' && next === 'week') return { from: monday, words: 2 }
+  if (w === 'this' && next === 'month') return { from: month, words: 2 }
+  if (isValidDay(w)) return { from: new Date(`${w}T00:00:00.000Z`), words: 1 }
+  return null
 }

@@ -105,7 +105,7 @@ export async function runSearch(
       unresolvedProject = question.project.words
     }
   }
-  const resolved = unresolvedProject ? null : await resolveFilters(deps.db, visibility, values)
+  const resolved = unresolvedProject ? null : await resolveFilters(deps.db, visibility, values, now)
   const types = kindsFor(
     resolved ?? {},
     asked.filter((type) => !question.types || question.types.includes(type)),
@@ -148,7 +148,8 @@ export async function runSearch(
   const hits = page.map((row) => presentHit(row, deps.urls.resource(ws, row.type, row.id), now))
   // Nothing matched the words with the filters read or given: the words alone may find
   // something, and an agent should not read the empty answer as "there is none of it".
-  if (hits.length === 0 && !body.cursor && terms.length > 0 && Object.keys(applied).length > 0)
+  const narrowed = Object.keys(applied).length > 0 || question.types !== null
+  if (hits.length === 0 && !body.cursor && terms.length > 0 && narrowed)
     interpreted.broader = interpreted.words.join(' ')
   return packSearch(
     hits,
@@ -166,7 +167,14 @@ export async function runSearch(
 function checkedFilters(filters: SearchRequest['filters']): SearchFilterValues {
   if (!filters) return {}
   const errors: { path: string; message: string }[] = []
-  const days = ['due_before', 'due_after', 'updated_after', 'updated_before'] as const
+  const days = [
+    'due_before',
+    'due_after',
+    'updated_after',
+    'updated_before',
+    'completed_after',
+    'completed_before',
+  ] as const
   for (const key of days) {
     const value = filters[key]
     if (value === undefined) continue
@@ -177,17 +185,23 @@ function checkedFilters(filters: SearchRequest['filters']): SearchFilterValues {
   if (errors.length > 0) {
     throw new ProblemError('validation_failed', 'A filter holds an impossible date.', { errors })
   }
-  const { status, ...rest } = filters
-  return {
+  const { status, health, ...rest } = filters
+  const out: SearchFilterValues = {
     ...rest,
     ...(status === undefined ? {} : { status: typeof status === 'string' ? [status] : status }),
-    ...(filters.updated_after?.length === 10
-      ? { updated_after: `${filters.updated_after}T00:00:00.000Z` }
-      : {}),
-    ...(filters.updated_before?.length === 10
-      ? { updated_before: `${filters.updated_before}T00:00:00.000Z` }
-      : {}),
+    ...(health === undefined ? {} : { health: typeof health === 'string' ? [health] : health }),
   }
+  // A day alone is the time it begins: `after` it includes the day, `before` it excludes it.
+  for (const key of [
+    'updated_after',
+    'updated_before',
+    'completed_after',
+    'completed_before',
+  ] as const) {
+    const value = filters[key]
+    if (value?.length === 10) out[key] = `${value}T00:00:00.000Z`
+  }
+  return out
 }
 
 /**

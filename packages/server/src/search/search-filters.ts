@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
+import { type HealthVerdict, okrHealth } from '../graph/okrs/okr-health.ts'
 import type { SearchFilterValues, TaskStatus } from './question-parser.ts'
 import type { SearchKind } from './search.schemas.ts'
 
@@ -19,19 +20,23 @@ export interface ResolvedFilters {
   dueAfter?: string
   updatedAfter?: string
   updatedBefore?: string
+  completedAfter?: string
+  completedBefore?: string
+  /** The objectives, among those the caller may open, whose health the filter asked for. */
+  objectiveIds?: string[]
   createdBy?: string
 }
 
 // Kinds that have the field: a filter on it keeps only these (status: tasks only).
 const TASK_ONLY: readonly SearchKind[] = ['task']
+const OBJECTIVES_ONLY: readonly SearchKind[] = ['okr']
 const AUTHORED: readonly SearchKind[] = ['task', 'comment', 'activity']
 
 /** The kinds a search with these filters can return, in the order given. */
 export function kindsFor(filters: ResolvedFilters, types: readonly SearchKind[]): SearchKind[] {
   let kinds = [...types]
-  if (filters.status || filters.assigneeId || filters.dueBefore || filters.dueAfter) {
-    kinds = kinds.filter((type) => TASK_ONLY.includes(type))
-  }
+  if (isTaskFilter(filters)) kinds = kinds.filter((type) => TASK_ONLY.includes(type))
+  if (filters.objectiveIds) kinds = kinds.filter((type) => OBJECTIVES_ONLY.includes(type))
   if (filters.createdBy) kinds = kinds.filter((type) => AUTHORED.includes(type))
   return kinds
 }
@@ -44,6 +49,7 @@ export async function resolveFilters(
   db: Db,
   visibility: Visibility,
   values: SearchFilterValues,
+  now: Date,
 ): Promise<ResolvedFilters | null> {
   const me = visibility.principal.actorId
   const ws = visibility.principal.workspaceId
@@ -53,6 +59,11 @@ export async function resolveFilters(
     ...(values.due_after ? { dueAfter: values.due_after } : {}),
     ...(values.updated_after ? { updatedAfter: values.updated_after } : {}),
     ...(values.updated_before ? { updatedBefore: values.updated_before } : {}),
+    ...(values.completed_after ? { completedAfter: values.completed_after } : {}),
+    ...(values.completed_before ? { completedBefore: values.completed_before } : {}),
+  }
+  if (values.health) {
+    resolved.objectiveIds = await objectivesOfHealth(db, visibility, values.health, now)
   }
   if (values.assignee !== undefined) {
     const id = values.assignee === 'me' ? me : values.assignee
@@ -82,6 +93,36 @@ export async function resolveFilters(
     resolved.projectId = values.project_id
   }
   return resolved
+}
+
+/**
+ * The objectives the caller may open whose health today is one of `verdicts` (docs/api.md, "OKR
+ * health"): computed here, by the one formula records and summaries use, from each objective's
+ * progress, session and latest confidence.
+ */
+async function objectivesOfHealth(
+  db: Db,
+  visibility: Visibility,
+  verdicts: readonly HealthVerdict[],
+  now: Date,
+): Promise<string[]> {
+  const found = await sql<{ id: string; progress: number; session: string; confidence: number }>`
+    select o.id, o.progress, o.session,
+      (select c.confidence from checkins c
+        where c.workspace_id = o.workspace_id and c.objective_id = o.id and c.confidence is not null
+        order by c.created_at desc, c.id desc limit 1) as confidence
+    from objectives o
+    join resource_index r on r.workspace_id = o.workspace_id and r.id = o.id
+    where o.workspace_id = ${visibility.principal.workspaceId} and ${visibility.row('r')}`.execute(
+    db,
+  )
+  return found.rows
+    .filter((row) => {
+      const confidence = row.confidence === null ? null : Number(row.confidence)
+      const health = okrHealth(Number(row.progress), confidence, row.session, now)
+      return health !== null && verdicts.includes(health.verdict)
+    })
+    .map((row) => row.id)
 }
 
 /**
@@ -148,6 +189,12 @@ export function indexFilter(
   if (filters.dueBefore) task.push(sql<boolean>`t.due <= ${filters.dueBefore}::date`)
   if (filters.dueAfter) task.push(sql<boolean>`t.due >= ${filters.dueAfter}::date`)
   if (filters.createdBy) task.push(sql<boolean>`t.creator_id = ${filters.createdBy}`)
+  if (filters.completedAfter) {
+    task.push(sql<boolean>`t.completed_at >= ${filters.completedAfter}::timestamptz`)
+  }
+  if (filters.completedBefore) {
+    task.push(sql<boolean>`t.completed_at < ${filters.completedBefore}::timestamptz`)
+  }
   // Sets of ids, not a test per row: the planner can start from the tasks a filter names (an
   // assignee's, through tasks_assignee_idx) instead of walking the newest rows of the index and
   // testing each (bench/HISTORY.md, "Search that reads questions", has what that cost a
@@ -157,12 +204,14 @@ export function indexFilter(
         and ${sql.join(conditions, sql` and `)})`
   const comments = sql<boolean>`${r('id')} in (select c.id from comments c
       where c.workspace_id = ${ws} and c.author_id = ${filters.createdBy ?? null})`
-  const taskOnly = filters.status || filters.assigneeId || filters.dueBefore || filters.dueAfter
   // kindsFor keeps tasks only under a task-only filter, and tasks and comments under created_by.
-  if (taskOnly) parts.push(tasksWhere(task))
+  if (isTaskFilter(filters)) parts.push(tasksWhere(task))
   else if (filters.createdBy) {
     parts.push(sql<boolean>`(${r('type')} = 'task' and ${tasksWhere(task)}
       or ${r('type')} = 'comment' and ${comments})`)
+  }
+  if (filters.objectiveIds) {
+    parts.push(sql<boolean>`${r('id')} = any(${sql.val(filters.objectiveIds)}::text[])`)
   }
   if (filters.projectId) parts.push(sql<boolean>`${r('project_id')} = ${filters.projectId}`)
   if (filters.updatedAfter) {
@@ -172,6 +221,18 @@ export function indexFilter(
     parts.push(sql<boolean>`${r('updated_at')} < ${filters.updatedBefore}::timestamptz`)
   }
   return parts.length === 0 ? sql<boolean>`true` : sql<boolean>`(${sql.join(parts, sql` and `)})`
+}
+
+// A filter on a field only tasks have.
+function isTaskFilter(filters: ResolvedFilters): boolean {
+  return !!(
+    filters.status ||
+    filters.assigneeId ||
+    filters.dueBefore ||
+    filters.dueAfter ||
+    filters.completedAfter ||
+    filters.completedBefore
+  )
 }
 
 /** The filters as a condition on activity entries (alias `a`); their time is `created_at`. */

@@ -1,6 +1,7 @@
 import Type from 'typebox'
 import { DateOnly, Nullable, Timestamp } from '../api/schemas.ts'
 import { allKinds } from '../catalogue/catalogue.ts'
+import { HEALTH_VERDICTS } from '../graph/okrs/okr-health.ts'
 import { OkrHealthSchema } from '../graph/okrs/okrs.schemas.ts'
 import { TASK_STATUSES } from '../graph/tasks/tasks.schemas.ts'
 
@@ -14,6 +15,7 @@ export type SearchKind = string
 
 const Id = Type.String({ minLength: 1, maxLength: 100 })
 const Statuses = Type.Array(Type.Enum([...TASK_STATUSES]), { minItems: 1, uniqueItems: true })
+const Healths = Type.Array(Type.Enum([...HEALTH_VERDICTS]), { minItems: 1, uniqueItems: true })
 
 /** Structured filters of a search (docs/api.md, "Search"); each applies to the kinds it names. */
 export const SearchFilters = Type.Object(
@@ -35,6 +37,22 @@ export const SearchFilters = Type.Object(
     due_after: Type.Optional(DateOnly),
     updated_after: Type.Optional(Type.Union([DateOnly, Timestamp])),
     updated_before: Type.Optional(Type.Union([DateOnly, Timestamp])),
+    completed_after: Type.Optional(
+      Type.Union([DateOnly, Timestamp], {
+        description: 'Tasks completed at or after this day or time; keeps tasks only.',
+      }),
+    ),
+    completed_before: Type.Optional(
+      Type.Union([DateOnly, Timestamp], {
+        description: 'Tasks completed before this day or time; keeps tasks only.',
+      }),
+    ),
+    health: Type.Optional(
+      Type.Union([Type.Enum([...HEALTH_VERDICTS]), Healths], {
+        description:
+          'An objective\'s health (docs/api.md, "OKR health"), or a list; keeps objectives only.',
+      }),
+    ),
     created_by: Type.Optional(
       Type.String({
         minLength: 1,
@@ -190,6 +208,9 @@ export const AppliedFilters = Type.Object(
     due_after: Type.Optional(DateOnly),
     updated_after: Type.Optional(Type.String()),
     updated_before: Type.Optional(Type.String()),
+    completed_after: Type.Optional(Type.String()),
+    completed_before: Type.Optional(Type.String()),
+    health: Type.Optional(Healths),
     created_by: Type.Optional(Type.String()),
   },
   { title: 'SearchAppliedFilters' },

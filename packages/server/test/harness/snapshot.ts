@@ -69,6 +69,23 @@ export async function snapshotFor(
       `search ${word}`,
       (await api.post('/v1/search', { query: word, limit: 50, max_tokens: 20_000 })).json,
     )
+  // Questions whose words are filters: kinds, an objective's health, times of completing and of
+  // change. What they filter by is computed from what the person may open, and only that.
+  for (const query of [
+    'which OKRs are off track',
+    'objectives at risk',
+    'okrs behind',
+    'canvases',
+    'comments about zorb',
+    'people',
+    'teams',
+    'done last week',
+    'changed since Monday',
+  ])
+    add(
+      `search ${query}`,
+      (await api.post('/v1/search', { query, limit: 50, max_tokens: 20_000 })).json,
+    )
   // The two worlds' workspace ids differ (and tokenize differently): token counts are left out.
   const text = JSON.stringify(parts, (name, value) => {
     if (name === 'request_id' || name === 'used_tokens') return null

@@ -101,17 +101,18 @@ test('the filter grammar: words that name filters, and explicit key:value filter
   )
   assert.deepEqual(mine.results.map((hit: Json) => keyOf(hit.id)).sort(), overdue.sort())
   const done = await ask('ada-key', { query: 'done last week', limit: 50 })
+  // "done last week" is of the time of completing, not of the last change.
   assert.deepEqual(done.interpreted.filters, {
     status: ['done'],
-    updated_after: '2026-11-09T00:00:00.000Z',
-    updated_before: '2026-11-16T00:00:00.000Z',
+    completed_after: '2026-11-09T00:00:00.000Z',
+    completed_before: '2026-11-16T00:00:00.000Z',
   })
-  for (const hit of done.results) {
-    const task = bundle.tasks?.find((x) => x.key === keyOf(hit.id))
-    assert.equal(task?.status, 'done')
-    assert.ok(hit.updated_at >= '2026-11-09' && hit.updated_at < '2026-11-16', hit.updated_at)
-  }
-  assert.ok(done.results.length > 0)
+  const doneLastWeek = tasks((task) => {
+    const at = task.completed_at ?? task.created_at ?? ''
+    return task.status === 'done' && at >= '2026-11-09' && at < '2026-11-16'
+  })
+  assert.ok(doneLastWeek.length > 0)
+  assert.deepEqual(done.results.map((hit: Json) => keyOf(hit.id)).sort(), doneLastWeek.sort())
   const blocked = await ask('ada-key', { query: 'blocked tasks in checkout', limit: 50 })
   assert.equal(blocked.interpreted.filters.project_id, ws.ids.checkout)
   assert.deepEqual(blocked.interpreted.words, [])
@@ -283,10 +284,64 @@ test('"due" binds a time to the due date, of what is still to do', async () => {
   const thisWeek = await ask('ada-key', { query: 'tasks due this week', limit: 50 })
   assert.equal(thisWeek.interpreted.filters.due_after, '2026-11-16')
   assert.equal(thisWeek.interpreted.filters.due_before, '2026-11-22')
-  // Without "due", a time is still of the last change.
+  // Without "due", a time is of the last change, or for "done" of completing.
   const done = await ask('ada-key', { query: 'done last week' })
   assert.equal(done.interpreted.filters.due_after, undefined)
-  assert.ok(done.interpreted.filters.updated_after)
+  assert.ok(done.interpreted.filters.completed_after)
+  const changed = await ask('ada-key', { query: 'what changed in checkout since Monday' })
+  assert.equal(changed.interpreted.filters.updated_after, '2026-11-16T00:00:00.000Z')
+  assert.equal(changed.interpreted.filters.updated_before, undefined)
+  assert.equal(changed.interpreted.filters.project_id, ws.ids.checkout)
+  assert.deepEqual(changed.interpreted.words, [])
+  assert.ok(changed.results.length > 0)
+  for (const hit of changed.results) assert.ok(hit.updated_at >= '2026-11-16', hit.updated_at)
+})
+
+test('a kind named in the question is what it lists: "canvases in checkout", "comments about …"', async () => {
+  const canvases = await ask('ada-key', { query: 'canvases in checkout', limit: 50 })
+  assert.deepEqual(canvases.interpreted.types, ['canvas'])
+  assert.equal(canvases.interpreted.filters.project_id, ws.ids.checkout)
+  const expected = (bundle.canvases ?? []).filter((c) => c.project === 'checkout')
+  assert.ok(expected.length > 0)
+  assert.deepEqual(
+    canvases.results.map((hit: Json) => keyOf(hit.id)).sort(),
+    expected.map((c) => c.key).sort(),
+  )
+  const comments = await ask('ada-key', { query: 'comments about staging' })
+  assert.deepEqual(comments.interpreted.types, ['comment'])
+  assert.deepEqual(comments.interpreted.words, ['staging'])
+  assert.ok(comments.results.length > 0)
+  assert.ok(comments.results.every((hit: Json) => hit.type === 'comment'))
+  // Where the plural is only part of a name, it is a word to find.
+  const inline = await ask('ada-key', { query: 'inline comments' })
+  assert.ok(inline.interpreted.types.length > 1)
+  assert.ok(inline.interpreted.words.includes('comments'))
+})
+
+test('"which OKRs are off track" lists the objectives of that health, by the one formula', async () => {
+  for (const [query, verdicts] of [
+    ['which OKRs are off track', ['off_track']],
+    ['objectives at risk', ['at_risk']],
+    ['okrs behind', ['at_risk', 'off_track']],
+  ] as const) {
+    const answer = await ask('ada-key', { query, limit: 50 })
+    assert.equal(answer.status, 200, answer.body)
+    assert.deepEqual(answer.interpreted.types, ['okr'])
+    assert.deepEqual(answer.interpreted.filters.health, verdicts)
+    // Every objective of those verdicts is listed, and only they: as their records say.
+    const all = await allPages(client(t.app, tokenOf(ws, 'ada-key')), '/v1/okrs', 100)
+    const wanted = all
+      .filter(
+        (okr: Json) => okr.health && (verdicts as readonly string[]).includes(okr.health.verdict),
+      )
+      .map((okr: Json) => okr.id)
+    assert.deepEqual(answer.results.map((hit: Json) => hit.id).sort(), wanted.sort(), query)
+  }
+  const explicit = await ask('ada-key', { query: 'growth', filters: { health: 'on_track' } })
+  assert.deepEqual(explicit.interpreted.filters.health, ['on_track'])
+  assert.ok(
+    explicit.results.every((hit: Json) => hit.type === 'okr' && hit.health.verdict === 'on_track'),
+  )
 })
 
 test('two words written apart match the one word they make: "road map", "hand book"', async () => {

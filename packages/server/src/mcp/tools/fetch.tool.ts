@@ -31,8 +31,8 @@ export const fetchTool: ToolDefinition<{ id: string | string[]; max_tokens?: num
   name: 'fetch',
   title: 'Fetch by id',
   description:
-    'Any id (prj_, tsk_, cnv_, obj_, kr_, usr_, team_, cmt_, act_…) or url you were given, or ' +
-    'up to 5 in a list, as cited summaries: status, people, dates, blockers.',
+    'Any id or url you were given, or up to 5 in a list, as cited summaries: status, people, ' +
+    'dates, blockers.',
   anyOfScopes: readScopes(),
   annotations: READ_ONLY,
   input: Type.Object(

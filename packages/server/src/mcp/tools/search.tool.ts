@@ -19,15 +19,19 @@ export const searchTool: ToolDefinition<SearchArgs> = {
   name: 'search',
   title: 'Search',
   description:
-    'Search what you can open, in plain language ("what is blocking checkout?", "my overdue ' +
-    'tasks"); status:blocked, assignee:me, project:NAME, due<YYYY-MM-DD narrow it.',
+    'Search what you can open in plain language: "what is blocking checkout?", "my overdue ' +
+    'tasks", "OKRs off track", "done last week".',
   anyOfScopes: [...new Set(SEARCH_KINDS.map(readScopeOf))],
   annotations: READ_ONLY,
   input: terse(
     Type.Object(
       {
         query: Type.String({ minLength: 1, maxLength: 500 }),
-        filters: Type.Optional(SearchFilters),
+        // The words "done last week" and "OKRs off track" say what these filters do, in fewer of
+        // the tokens a model reads on every turn.
+        filters: Type.Optional(
+          Type.Omit(SearchFilters, ['completed_after', 'completed_before', 'health']),
+        ),
         types: Type.Optional(
           Type.Array(Type.Enum([...SEARCH_KINDS]), { minItems: 1, uniqueItems: true }),
         ),
