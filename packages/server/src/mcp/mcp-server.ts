@@ -29,10 +29,17 @@ export function toolsFor(session: McpSession): ToolDefinition[] {
 
 /**
  * A server for one MCP request (the transport is stateless: any instance answers any request),
- * with the tools of the session's token registered.
+ * with the tools of the session's token registered, for the request's protocol era.
  */
-export function buildMcpServer(session: McpSession, version: string): McpServer {
+export function buildMcpServer(
+  session: McpSession,
+  version: string,
+  era: 'legacy' | 'modern',
+): McpServer {
   const server = new McpServer({ name: 'workgraph', version }, { instructions: INSTRUCTIONS })
+  // Protocol 2026-07-28 streams resource updates over `subscriptions/listen` (mcp-listen.ts); a
+  // stateless 2025 exchange has no stream to send them on, so it is not offered them.
+  if (era === 'modern') server.server.registerCapabilities({ resources: { subscribe: true } })
   for (const tool of toolsFor(session)) {
     server.registerTool(
       tool.name,

@@ -9,11 +9,13 @@ import { SCOPES, type Scope } from '../catalogue/scopes.ts'
 import type { ChangeFeed } from '../graph/changes/change-feed.ts'
 import { CallBudget } from './call-budget.ts'
 import { batchRefusal } from './mcp-batch.ts'
+import { CallerChangeBus } from './mcp-listen.ts'
 import {
   costOf,
   type ErrorAnswer,
   invalidParams,
   type Message,
+  methodOf,
   RPC,
   requestId,
   rpcError,
@@ -30,6 +32,18 @@ const SERVER_VERSION = '1.0.0'
 
 type McpHandler = ReturnType<typeof createMcpHandler>
 
+// Open `subscriptions/listen` streams: each holds a connection and a waiting read of the feed.
+const MAX_LISTENS_PER_TOKEN = 5
+const MAX_LISTENS = 500
+
+/** What every `/mcp` request of one app shares: the handler, and the open change streams. */
+interface McpEndpoint {
+  handler: McpHandler
+  maxRequestBodySize: number
+  /** Open change streams, each with its own handler, by the credential that opened it. */
+  listens: Map<McpHandler, string>
+}
+
 /**
  * `/mcp`: the Model Context Protocol over Streamable HTTP, stateless, so any instance answers any
  * request. It takes the same bearer tokens as `/v1`, through the same authentication; each
@@ -41,11 +55,16 @@ export function mcpRoutes(deps: AppDeps, feed: ChangeFeed): FastifyPluginAsync {
   return async (app) => {
     // What a client without a token is told to ask for: the scopes of the tools, nothing more.
     const toolScopes = [...new Set(TOOLS.flatMap((tool) => tool.anyOfScopes))]
-    const handler = createMcpHandler(
-      ({ authInfo }) => buildMcpServer(authInfo?.extra?.session as McpSession, SERVER_VERSION),
-      { maxRequestBodySize: deps.config.bodyLimitBytes },
-    )
-    app.addHook('onClose', () => handler.close())
+    const endpoint: McpEndpoint = {
+      handler: createMcpHandler(serverOf, { maxRequestBodySize: deps.config.bodyLimitBytes }),
+      maxRequestBodySize: deps.config.bodyLimitBytes,
+      listens: new Map(),
+    }
+    // Closing ends every change stream with the protocol's graceful end, then the handler.
+    app.addHook('onClose', async () => {
+      await Promise.all([...endpoint.listens.keys()].map((listen) => listen.close()))
+      await endpoint.handler.close()
+    })
     const origins = allowedOrigins(deps.config)
     app.route({
       // Stateless: no session to stream from (GET) or end (DELETE); those are our 405.
@@ -63,7 +82,7 @@ export function mcpRoutes(deps: AppDeps, feed: ChangeFeed): FastifyPluginAsync {
         if (refusal) throw new ProblemError('forbidden', refusal)
       },
       handler: async (request, reply) => {
-        const exchange = new Exchange(deps, feed, handler, request, reply)
+        const exchange = new Exchange(deps, feed, endpoint, request, reply)
         const body = request.body as Message
         if (Array.isArray(body)) return exchange.batch(reply, body)
         return exchange.single(reply, body)
@@ -74,7 +93,7 @@ export function mcpRoutes(deps: AppDeps, feed: ChangeFeed): FastifyPluginAsync {
 
 /** One `/mcp` request: its caller, its budgets, and how each of its messages is served. */
 class Exchange {
-  readonly #handler: McpHandler
+  readonly #endpoint: McpEndpoint
   readonly #request: FastifyRequest
   readonly #session: McpSession
   readonly #budget: CallBudget
@@ -82,7 +101,7 @@ class Exchange {
   constructor(
     deps: AppDeps,
     feed: ChangeFeed,
-    handler: McpHandler,
+    endpoint: McpEndpoint,
     request: FastifyRequest,
     reply: FastifyReply,
   ) {
@@ -90,7 +109,7 @@ class Exchange {
     const userAgent = request.headers['user-agent']
     const gone = new AbortController()
     reply.raw.once('close', () => gone.abort())
-    this.#handler = handler
+    this.#endpoint = endpoint
     this.#request = request
     this.#session = {
       deps,
@@ -117,7 +136,42 @@ class Exchange {
     if (exceeded) throw exceeded
     const invalid = invalidParams(message)
     if (invalid) return sendJson(reply, 200, invalid)
+    if (methodOf(message) === 'subscriptions/listen')
+      return send(reply, await this.#listen(message))
     return send(reply, await this.#serve(message))
+  }
+
+  /**
+   * `subscriptions/listen` (docs/mcp.md, "Following changes"): served by a handler of its own
+   * whose bus is this caller's change feed, so the stream hears only what the caller may open.
+   * A token holds at most five such streams, the process 500; past that the SDK's own refusal.
+   */
+  async #listen(message: Message): Promise<Response> {
+    const { listens, maxRequestBodySize } = this.#endpoint
+    const credential = this.#session.caller.credential.id
+    const held = [...listens.values()].filter((id) => id === credential).length
+    const full = held >= MAX_LISTENS_PER_TOKEN || listens.size >= MAX_LISTENS
+    let listen: McpHandler | null = null
+    const bus = new CallerChangeBus(this.#session, () => void listen?.close())
+    listen = createMcpHandler(serverOf, {
+      bus,
+      maxRequestBodySize,
+      // Zero open streams allowed is the SDK's "Subscription limit reached", before the ack.
+      maxSubscriptions: full ? 0 : 1,
+    })
+    if (!full) {
+      const opened = listen
+      listens.set(opened, credential)
+      // The response's end, whoever ends it (the client going away, or the stream's close).
+      const ended = () => {
+        bus.stop()
+        listens.delete(opened)
+        void opened.close()
+      }
+      if (this.#session.asker.signal.aborted) ended()
+      else this.#session.asker.signal.addEventListener('abort', ended, { once: true })
+    }
+    return this.#fetch(listen, message)
   }
 
   /**
@@ -156,10 +210,14 @@ class Exchange {
   }
 
   // The SDK's answer to one message, served by a server with the tools of the caller's token.
-  async #serve(message: Message): Promise<Response> {
+  #serve(message: Message): Promise<Response> {
+    return this.#fetch(this.#endpoint.handler, message)
+  }
+
+  async #fetch(handler: McpHandler, message: Message): Promise<Response> {
     const { caller } = this.#session
     const web = await toWebRequest(this.#request.raw, message)
-    return this.#handler.fetch(web, {
+    return handler.fetch(web, {
       authInfo: {
         token: '',
         clientId: caller.credential.clientId ?? caller.credential.id,
@@ -169,6 +227,14 @@ class Exchange {
       parsedBody: message,
     })
   }
+}
+
+// A server for one request, of the era its protocol version is, with its session's tools.
+function serverOf(context: {
+  authInfo?: { extra?: Record<string, unknown> }
+  era: 'legacy' | 'modern'
+}) {
+  return buildMcpServer(context.authInfo?.extra?.session as McpSession, SERVER_VERSION, context.era)
 }
 
 // A call refused for the budget, as an error in its place: what a 429 would have said.

@@ -7,7 +7,7 @@ import type { ActivityTable } from '../../db/tables/activity.table.ts'
 /** A change as the feed reads it: an activity entry with its position. */
 export type ChangeRow = Pick<
   Selectable<ActivityTable>,
-  'id' | 'verb' | 'subject_id' | 'subject_type' | 'actor_id' | 'created_at'
+  'id' | 'verb' | 'subject_id' | 'subject_type' | 'project_id' | 'actor_id' | 'created_at'
 > & { position: number }
 
 /** What one scan of the feed selects. */
@@ -55,7 +55,8 @@ export async function scanChanges(
       where a.workspace_id = ${ws} and a.position > ${after} and a.position <= ${after + window}
     ),
     shown as (
-      select a.position, a.id, a.verb, a.subject_id, a.subject_type, a.actor_id, a.created_at
+      select a.position, a.id, a.verb, a.subject_id, a.subject_type, a.project_id, a.actor_id,
+        a.created_at
       from scanned a
       join resource_index s on s.workspace_id = ${ws} and s.id = a.subject_id
       where a.subject_type = any(${[...filters.resourceTypes]}::text[]) ${events} ${project}
@@ -64,7 +65,7 @@ export async function scanChanges(
       limit ${limit + 1}
     )
     select m.scanned_to, shown.position, shown.id, shown.verb, shown.subject_id,
-      shown.subject_type, shown.actor_id, shown.created_at
+      shown.subject_type, shown.project_id, shown.actor_id, shown.created_at
     from (select max(position)::text as scanned_to from scanned) m
     left join shown on true
     order by shown.position`.execute(db)
@@ -79,6 +80,7 @@ export async function scanChanges(
         verb: row.verb as ActivityVerb,
         subject_id: row.subject_id as string,
         subject_type: row.subject_type as string,
+        project_id: row.project_id ?? null,
         // Who acted: an answer names them only where the caller may see them.
         actor_id: row.actor_id as string,
         created_at: row.created_at as Date,

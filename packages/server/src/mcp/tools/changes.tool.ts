@@ -64,7 +64,7 @@ export const changesTool: ToolDefinition<ChangesArgs> = {
         },
         session.asker,
       )
-      const changes = await describe(session, page.rows)
+      const changes = await describeChanges(session, page.rows)
       return toolResult(
         packItems(changes, args.max_tokens ?? TOOL_BUDGET.default, (shown, cut) => {
           const last = shown.at(-1)
@@ -98,7 +98,7 @@ export const changesTool: ToolDefinition<ChangesArgs> = {
  * token may read their kind (the feed shows only changes of resources the caller may open; an
  * actor may still be hidden). A comment is named by its opening words.
  */
-async function describe(session: McpSession, rows: ChangeRow[]) {
+export async function describeChanges(session: McpSession, rows: ChangeRow[]) {
   const names = await readableNames(session.deps.db, session.caller, [
     ...rows.map((row) => row.subject_id),
     ...rows.map((row) => row.actor_id),

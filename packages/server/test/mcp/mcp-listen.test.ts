@@ -1,0 +1,182 @@
+import assert from 'node:assert/strict'
+import { after, before, test } from 'node:test'
+import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import type { ImportResult } from '../../src/bundle/import-bundle.ts'
+import { ALL_READ_SCOPES, importOk, tokenOf, writableBundle } from '../harness/bundles.ts'
+import { connectMcp } from '../harness/mcp-clients.ts'
+import { type ListeningTestApp, startListeningTestApp } from '../harness/oauth-flow.ts'
+import { client } from '../harness/test-app.ts'
+
+// `subscriptions/listen` (docs/mcp.md, "Following changes"): a client on protocol 2026-07-28
+// follows the change feed as resource updates, each carrying the changes, as its caller may see
+// them; a credential that ends ends the stream.
+
+let t: ListeningTestApp
+let ws: ImportResult
+before(async () => {
+  t = await startListeningTestApp()
+  ws = await importOk(t.db.db, writableBundle())
+})
+after(() => t.close())
+
+const as = (key: string) => client(t.app, tokenOf(ws, key))
+const id = (key: string) => ws.ids[key] as string
+
+interface Update {
+  uri: string
+  _meta?: {
+    'workgraph/changes'?: {
+      event: string
+      title: string
+      actor: string | null
+      resource_id: string
+    }[]
+    'workgraph/next_cursor'?: string
+  }
+}
+
+/** A modern client of `token`, and the resource updates it has heard. */
+async function listener(token: string) {
+  const mcp = new Client(
+    { name: 'listen-test', version: '1.0.0' },
+    {
+      versionNegotiation: { mode: { pin: '2026-07-28' } },
+    },
+  )
+  await mcp.connect(
+    new StreamableHTTPClientTransport(new URL(`${t.origin}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  )
+  const heard: Update[] = []
+  const waiters: (() => void)[] = []
+  mcp.setNotificationHandler('notifications/resources/updated', (note) => {
+    heard.push(note.params as unknown as Update)
+    for (const wake of waiters.splice(0)) wake()
+  })
+  /** Resolves once `count` updates have been heard. */
+  const until = async (count: number) => {
+    while (heard.length < count) await new Promise<void>((wake) => waiters.push(wake))
+  }
+  return { mcp, heard, until }
+}
+
+test('a listener hears each change it may see, with its title and actor, on the feed and its project', async () => {
+  const { mcp, heard, until } = await listener(tokenOf(ws, 'bob-key'))
+  try {
+    const projectUri = `workgraph://projects/${id('open')}`
+    const sub = await mcp.listen({ resourceSubscriptions: ['workgraph://changes', projectUri] })
+    assert.deepEqual(sub.honoredFilter.resourceSubscriptions, ['workgraph://changes', projectUri])
+    // Bob cannot open the secret project: its change comes first in the feed, and is not heard.
+    const hidden = await as('alice-key').post('/v1/tasks', {
+      title: 'Hidden plan',
+      project_id: id('secret'),
+    })
+    assert.equal(hidden.status, 201, hidden.body)
+    const seen = await as('alice-key').post('/v1/tasks', {
+      title: 'Visible step',
+      project_id: id('open'),
+    })
+    assert.equal(seen.status, 201, seen.body)
+    await until(2)
+    const feed = heard.find((update) => update.uri === 'workgraph://changes')
+    const project = heard.find((update) => update.uri === projectUri)
+    const changes = feed?._meta?.['workgraph/changes']
+    const cursor = feed?._meta?.['workgraph/next_cursor']
+    assert.ok(changes && cursor, JSON.stringify(heard))
+    assert.deepEqual(
+      changes.map((change) => [change.event, change.title, change.actor, change.resource_id]),
+      [['task.created', 'Visible step', 'Alice Member', seen.json.id]],
+    )
+    assert.deepEqual(project?._meta?.['workgraph/changes'], changes)
+    assert.ok(!JSON.stringify(heard).includes('Hidden'))
+    assert.ok(!JSON.stringify(heard).includes(hidden.json.id))
+    // The cursor resumes the feed with the `changes` tool: nothing after it yet.
+    const resumed = await mcp.callTool({
+      name: 'changes',
+      arguments: { cursor },
+    })
+    assert.deepEqual((resumed.structuredContent as { changes: unknown[] }).changes, [])
+    await sub.close()
+    assert.equal(await sub.closed, 'local')
+  } finally {
+    await mcp.close()
+  }
+})
+
+test('a key revoked while it listens ends the stream, and hears nothing made after', async () => {
+  const made = await as('olive-key').post('/v1/api-keys', {
+    name: 'listener',
+    scopes: ALL_READ_SCOPES,
+  })
+  assert.equal(made.status, 201, made.body)
+  const { mcp, heard } = await listener(made.json.token)
+  try {
+    const sub = await mcp.listen({ resourceSubscriptions: ['workgraph://changes'] })
+    const revoked = await as('olive-key').post(`/v1/tokens/${made.json.id}/revoke`)
+    assert.equal(revoked.status, 200, revoked.body)
+    // The next change wakes the stream's wait; it is read as a request now would be: refused.
+    const after = await as('alice-key').post('/v1/tasks', {
+      title: 'Made after the revocation',
+      project_id: id('open'),
+    })
+    assert.equal(after.status, 201)
+    assert.equal(await sub.closed, 'graceful')
+    assert.ok(!JSON.stringify(heard).includes('Made after the revocation'))
+  } finally {
+    await mcp.close().catch(() => {})
+  }
+})
+
+test('a client of 2025 is not offered resource subscriptions, which a stateless exchange cannot carry', async () => {
+  const legacy = await connectMcp('v2', `${t.origin}/mcp`, tokenOf(ws, 'bob-key'))
+  try {
+    const raw = await fetch(`${t.origin}/mcp`, {
+      method: 'POST',
+      headers: {
+        authorization: `Bearer ${tokenOf(ws, 'bob-key')}`,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+      },
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: '2025-11-25',
+          capabilities: {},
+          clientInfo: { name: 'old', version: '1' },
+        },
+      }),
+    })
+    const body = await raw.text()
+    assert.ok(body.includes('"capabilities"'), body)
+    assert.ok(!body.includes('"subscribe"'), body)
+  } finally {
+    await legacy.close()
+  }
+})
+
+test('a token holds at most five open streams; the sixth is refused before it is acknowledged', async () => {
+  const clients = await Promise.all(
+    Array.from({ length: 6 }, () => listener(tokenOf(ws, 'adam-key'))),
+  )
+  try {
+    const subs = []
+    for (const { mcp } of clients.slice(0, 5)) {
+      subs.push(await mcp.listen({ resourceSubscriptions: ['workgraph://changes'] }))
+    }
+    const sixth = clients[5]?.mcp as Client
+    await assert.rejects(
+      sixth.listen({ resourceSubscriptions: ['workgraph://changes'] }),
+      /Subscription limit reached/,
+    )
+    await subs[0]?.close()
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    const again = await sixth.listen({ resourceSubscriptions: ['workgraph://changes'] })
+    await again.close()
+    for (const sub of subs.slice(1)) await sub.close()
+  } finally {
+    for (const { mcp } of clients) await mcp.close()
+  }
+})
