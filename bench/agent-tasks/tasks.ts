@@ -192,11 +192,10 @@ export const AGENT_TASKS: AgentTask[] = [
     strategy: async (call) => {
       const okr = await firstHit(call, 'trial to paid conversion', ['okr'])
       const summary = await call('fetch', { id: okr })
-      const kr = summary.data.sources.find((s: { title: string }) =>
-        s.title.startsWith('Trial to paid'),
-      )
+      // The key result's marker after its name in the text numbers its id among the sources.
+      const marker = /“Trial to paid[^”]*” \[(\d+)\]/.exec(summary.data.text)?.[1]
       await call('okr_checkin', {
-        key_result_id: kr.id,
+        key_result_id: summary.data.sources[Number(marker) - 1],
         value: 12.9,
         confidence: 0.8,
         dry_run: true,

@@ -54,6 +54,8 @@ export type SearchResult = Schemas['SearchResult']
 export type SearchHit = Schemas['SearchHit']
 /** A cited summary of a resource, sized to a token budget. */
 export type Summary = Schemas['Summary']
+/** A summary's compact form (`format: 'compact'`): each source once, as its id. */
+export type CompactSummary = Schemas['CompactSummary']
 /** A webhook endpoint. */
 export type WebhookEndpoint = Schemas['WebhookEndpoint']
 /** A webhook endpoint as created: with its secret, shown only then. */

@@ -1,4 +1,4 @@
-import type { BodyOf, ListParams, SearchResult, Summary } from './api-types.ts'
+import type { BodyOf, CompactSummary, ListParams, SearchResult, Summary } from './api-types.ts'
 import { Activity } from './resources/activity.ts'
 import { Canvases } from './resources/canvases.ts'
 import { Changes } from './resources/changes.ts'
@@ -84,9 +84,18 @@ export class Workgraph {
   /**
    * What needs attention (overdue, blocked and due-soon tasks, objectives behind, what changed
    * since a time), most pressing first, as a cited summary: `for` is `me` (the default for a
-   * person's token), `workspace`, or a person, project or team id.
+   * person's token), `workspace`, or a person, project or team id; `format: 'compact'` gives
+   * each source once, as its id.
    */
-  attention(params: ListParams<'getAttention'> = {}, options?: RequestOptions): Promise<Summary> {
+  attention(
+    params: ListParams<'getAttention'> & { format: 'compact' },
+    options?: RequestOptions,
+  ): Promise<CompactSummary>
+  attention(params?: ListParams<'getAttention'>, options?: RequestOptions): Promise<Summary>
+  attention(
+    params: ListParams<'getAttention'> = {},
+    options?: RequestOptions,
+  ): Promise<Summary | CompactSummary> {
     return this.#transport.request({ method: 'GET', path: '/v1/attention', query: params, options })
   }
 

@@ -134,6 +134,12 @@ test('reads: search, any record, a summary within its budget, activity, what nee
   assert.equal(record.type, 'task')
   const summary = await wg.resources.summary(ws.ids.secret as string, { maxTokens: 300 })
   assert.ok(summary.budget.used_tokens <= 300)
+  const compact = await wg.resources.summary(ws.ids.secret as string, { format: 'compact' })
+  const full = await wg.resources.summary(ws.ids.secret as string)
+  assert.deepEqual(
+    compact.sources,
+    full.sources.map((source) => source.id),
+  )
   const entries = await wg.activity.list({ project_id: ws.ids.open, limit: 3 }).toArray(5)
   assert.ok(entries.length > 0)
   assert.ok(entries.every((entry) => entry.project_id === ws.ids.open))

@@ -1272,6 +1272,34 @@ export interface components {
             data: components["schemas"]["Comment"][];
             next_cursor: string | null;
         };
+        /** CompactSummary */
+        CompactSummary: {
+            id: string;
+            type: string;
+            title: string;
+            /** @description The subject's page; the last detail given up for the budget. */
+            url?: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            as_of: string;
+            /** @description Statements about the subject; [n] after a name refers to sources[n-1]. */
+            text: string;
+            /** @description Typed key facts; counts count only what the caller may open. */
+            facts: {
+                [key: string]: components["schemas"]["SummaryFact"];
+            };
+            /** @description The id of each source: [n] in `text` is the n-th. Its summary, record and page follow from the id, as `format=full` gives them. */
+            sources: string[];
+            /** @description Neighbours worth following, by how they relate (project, assignee, overdue…), as source numbers in the order of `format=full`’s links. */
+            links: {
+                [key: string]: number[];
+            };
+            /** @description Set when anything (links, quotes, facts, statements) was left out to fit. */
+            truncated: boolean;
+            budget: components["schemas"]["SearchBudget"];
+        };
         /** CreateApiKeyRequest */
         CreateApiKeyRequest: {
             name: string;
@@ -1923,6 +1951,11 @@ export interface components {
             truncated: boolean;
             budget: components["schemas"]["SearchBudget"];
         };
+        /**
+         * SummaryAnswer
+         * @description A `Summary`, or with `format=compact` a `CompactSummary`.
+         */
+        SummaryAnswer: components["schemas"]["Summary"] | components["schemas"]["CompactSummary"];
         /** SummaryFact */
         SummaryFact: string | number | boolean | null;
         /** SummaryLink */
@@ -3268,6 +3301,8 @@ export interface operations {
         parameters: {
             query?: {
                 max_tokens?: number;
+                /** @description `compact`: each source once, as its id, for a model to read; `full`: every source with its title, page and version, and where each quotation comes from. */
+                format?: "full" | "compact";
             };
             header?: never;
             path: {
@@ -3289,7 +3324,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Summary"];
+                    "application/json": components["schemas"]["SummaryAnswer"];
                 };
             };
             429: components["responses"]["RateLimited"];
@@ -3310,6 +3345,8 @@ export interface operations {
                 /** @description At most this many tasks, objectives and changes each. */
                 limit?: number;
                 max_tokens?: number;
+                /** @description `compact`: each source once, as its id, for a model to read; `full`: every source with its title, page and version, and where each quotation comes from. */
+                format?: "full" | "compact";
             };
             header?: never;
             path?: never;
@@ -3328,7 +3365,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Summary"];
+                    "application/json": components["schemas"]["SummaryAnswer"];
                 };
             };
             429: components["responses"]["RateLimited"];

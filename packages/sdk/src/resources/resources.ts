@@ -1,4 +1,12 @@
-import type { Access, AnyRecord, Comment, Link, ListParams, Summary } from '../api-types.ts'
+import type {
+  Access,
+  AnyRecord,
+  Comment,
+  CompactSummary,
+  Link,
+  ListParams,
+  Summary,
+} from '../api-types.ts'
 import { PagedList } from '../pages.ts'
 import type { RequestOptions, Transport } from '../transport.ts'
 import { pathOf } from './path.ts'
@@ -7,6 +15,8 @@ import { pathOf } from './path.ts'
 export interface SummaryOptions extends RequestOptions {
   /** The summary's token budget (o200k_base), 100 or more; the server's default otherwise. */
   maxTokens?: number
+  /** `compact`: each source once, as its id, for a model to read; `full` (the default). */
+  format?: 'full' | 'compact'
 }
 
 /** Options of `wg.resources.access`. */
@@ -42,11 +52,13 @@ export class Resources {
   }
 
   /** A cited digest of a resource that fits `maxTokens`, for an LLM's context window. */
-  summary(id: string, options: SummaryOptions = {}): Promise<Summary> {
+  summary(id: string, options: SummaryOptions & { format: 'compact' }): Promise<CompactSummary>
+  summary(id: string, options?: SummaryOptions): Promise<Summary>
+  summary(id: string, options: SummaryOptions = {}): Promise<Summary | CompactSummary> {
     return this.#transport.request({
       method: 'GET',
       path: pathOf`/v1/resources/${id}/summary`,
-      query: { max_tokens: options.maxTokens },
+      query: { max_tokens: options.maxTokens, format: options.format },
       options,
     })
   }

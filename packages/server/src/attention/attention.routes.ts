@@ -3,7 +3,7 @@ import { readScopeOf } from '../access/scopes.ts'
 import { authenticated } from '../api/authenticated.ts'
 import { sendJsonText } from '../api/send-json-text.ts'
 import type { AppDeps } from '../app-deps.ts'
-import { DEFAULT_SUMMARY_TOKENS, SummaryResponse } from '../summaries/summary.schemas.ts'
+import { DEFAULT_SUMMARY_TOKENS, SummaryOrCompact } from '../summaries/summary.schemas.ts'
 import { AttentionQuery } from './attention.schemas.ts'
 import { ATTENTION_KINDS } from './attention-focus.ts'
 import { attentionFor, DEFAULT_ATTENTION_LIMIT, packAttention } from './run-attention.ts'
@@ -23,7 +23,7 @@ export function attentionRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
             'What needs attention: overdue, blocked and due-soon tasks, OKRs behind, changes',
           tags: ['attention'],
           querystring: AttentionQuery,
-          response: { 200: SummaryResponse },
+          response: { 200: SummaryOrCompact },
         },
         config: { scopes: { anyOf: [...new Set(ATTENTION_KINDS.map(readScopeOf))] } },
       },
@@ -34,7 +34,8 @@ export function attentionRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           since: query.since,
           limit: query.limit ?? DEFAULT_ATTENTION_LIMIT,
         })
-        const answer = packAttention(attention, query.max_tokens ?? DEFAULT_SUMMARY_TOKENS)
+        const budget = query.max_tokens ?? DEFAULT_SUMMARY_TOKENS
+        const answer = packAttention(attention, budget, query.format ?? 'full')
         // Sent as the very string whose tokens were counted.
         return sendJsonText(reply, answer.text)
       },

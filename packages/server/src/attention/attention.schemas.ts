@@ -1,6 +1,6 @@
 import Type, { type Static } from 'typebox'
 import { Timestamp } from '../api/schemas.ts'
-import { DEFAULT_SUMMARY_TOKENS } from '../summaries/summary.schemas.ts'
+import { DEFAULT_SUMMARY_TOKENS, SummaryFormat } from '../summaries/summary.schemas.ts'
 import { DEFAULT_ATTENTION_LIMIT } from './run-attention.ts'
 
 /** `GET /v1/attention`'s query (docs/api.md, "Attention"). */
@@ -31,6 +31,7 @@ export const AttentionQuery = Type.Object(
     max_tokens: Type.Optional(
       Type.Integer({ minimum: 100, maximum: 20_000, default: DEFAULT_SUMMARY_TOKENS }),
     ),
+    format: Type.Optional(SummaryFormat),
   },
   { additionalProperties: false },
 )

@@ -5,7 +5,7 @@ import { currentSessions, okrHealth } from '../graph/okrs/okr-health.ts'
 import { findWorkspace } from '../graph/workspace/workspace.queries.ts'
 import { packSummary, type SummaryHeader } from '../summaries/pack-summary.ts'
 import { type SummaryResult, summaryContextOf } from '../summaries/run-summary.ts'
-import type { SummaryBody } from '../summaries/summary.schemas.ts'
+import type { SummaryBodyOf, SummaryForm } from '../summaries/summary.schemas.ts'
 import { activityNeighbours, sayActivity } from '../summaries/summary-activity.ts'
 import { count, SummaryBuilder } from '../summaries/summary-builder.ts'
 import { Mentions, pageUrl, type SummaryContext } from '../summaries/summary-context.ts'
@@ -113,9 +113,13 @@ export async function attentionFor(
 }
 
 /** What needs attention as sent: a cited summary within `maxTokens` (100 or more). */
-export function packAttention(attention: Attention, maxTokens: number): SummaryResult {
-  const text = packSummary(attention.header, attention.builder, maxTokens)
-  return { text, body: JSON.parse(text) as SummaryBody }
+export function packAttention<F extends SummaryForm = 'full'>(
+  attention: Attention,
+  maxTokens: number,
+  form?: F,
+): SummaryResult<SummaryBodyOf<F>> {
+  const text = packSummary(attention.header, attention.builder, maxTokens, form ?? 'full')
+  return { text, body: JSON.parse(text) as SummaryBodyOf<F> }
 }
 
 // The focus's objectives of the current periods that are at risk or off track, the furthest

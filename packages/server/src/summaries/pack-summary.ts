@@ -1,7 +1,12 @@
 import { quoteRange } from '../lib/quote-range.ts'
 import { quoted as inQuotes, safeLine, safeText } from '../lib/safe-text.ts'
 import { countTokens, cutToTokens, ENCODING, serializeWithBudget } from '../lib/token-budget.ts'
-import type { SummaryBody } from './summary.schemas.ts'
+import type {
+  CompactSummaryBody,
+  SummaryBody,
+  SummaryBodyOf,
+  SummaryForm,
+} from './summary.schemas.ts'
 import {
   type Piece,
   type Quoted,
@@ -31,16 +36,23 @@ interface Detail {
 }
 
 /**
- * Packs what a summarizer said into `maxTokens` of JSON, giving up detail in a fixed order when
- * it must: links (last first), then quotes (from the last statement), then facts (last first),
- * then statements down to the first, then the subject's url, then the first statement is cut
- * and at last the title. Any budget of 100 tokens or more fits. Returns the body as sent.
+ * Packs what a summarizer said into `maxTokens` of JSON of the form asked for, giving up detail in
+ * a fixed order when it must: links (last first), then quotes (from the last statement), then
+ * facts (last first), then statements down to the first, then the subject's url, then the first
+ * statement is cut and at last the title. Any budget of 100 tokens or more fits. Returns the body
+ * as sent.
  */
 export function packSummary(
   header: SummaryHeader,
   builder: SummaryBuilder,
   maxTokens: number,
+  form: SummaryForm = 'full',
 ): string {
+  // Each form is packed by its own size: a compact summary keeps what the full one gives up.
+  const shape = (body: SummaryBody): SummaryBodyOf<typeof form> =>
+    form === 'compact' ? compactSummary(body) : body
+  const size = (body: SummaryBody) => sizeOf(shape(body), maxTokens)
+  const send = (body: SummaryBody) => serializeWithBudget(shape(body), JSON.stringify)
   const n = builder.statements.length
   const full: Detail = {
     links: builder.links.length,
@@ -50,11 +62,11 @@ export function packSummary(
     url: true,
   }
   const steps = lessAndLess(full)
-  const fits = (body: SummaryBody) => size(body, maxTokens) <= maxTokens
+  const fits = (body: SummaryBody) => size(body) <= maxTokens
   // Most summaries fit whole; otherwise each step gives up more, so the first one that fits is
   // found by bisection (then checked, walking on if need be).
   const whole = render(header, builder, full, full, maxTokens)
-  if (fits(whole)) return serializeWithBudget(whole, JSON.stringify)
+  if (fits(whole)) return send(whole)
   let low = 1
   let high = steps.length - 1
   while (low < high) {
@@ -64,9 +76,9 @@ export function packSummary(
   }
   for (let at = low; at < steps.length; at++) {
     const body = render(header, builder, steps[at] as Detail, full, maxTokens)
-    if (fits(body)) return serializeWithBudget(body, JSON.stringify)
+    if (fits(body)) return send(body)
   }
-  return serializeWithBudget(cutToFit(header, builder, maxTokens), JSON.stringify)
+  return send(cutToFit(header, builder, maxTokens, size))
 }
 
 // Every step from everything down to the first statement without the subject's url.
@@ -86,7 +98,7 @@ function lessAndLess(full: Detail): Detail[] {
 }
 
 // The tokens of a body as sent: `used_tokens` is at most `max_tokens`, so count with that.
-function size(body: SummaryBody, maxTokens: number): number {
+function sizeOf(body: SummaryBody | CompactSummaryBody, maxTokens: number): number {
   return countTokens(
     JSON.stringify({ ...body, budget: { ...body.budget, used_tokens: maxTokens } }),
   )
@@ -170,10 +182,15 @@ function words(
 // The last resort: the first statement without quotes, cut at a word, keeping the sources its
 // kept words still name (or, when none survives, without markers, so more words fit); then the
 // title, cut.
-function cutToFit(header: SummaryHeader, builder: SummaryBuilder, maxTokens: number): SummaryBody {
+function cutToFit(
+  header: SummaryHeader,
+  builder: SummaryBuilder,
+  maxTokens: number,
+  size: (body: SummaryBody) => number,
+): SummaryBody {
   const none: Detail = { links: 0, quotes: 0, facts: 0, statements: 0, url: false }
   const body = render(header, builder, none, { ...none, url: true }, maxTokens)
-  const over = () => size(body, maxTokens) > maxTokens
+  const over = () => size(body) > maxTokens
   const marked = render(
     header,
     builder,
@@ -194,10 +211,10 @@ function cutToFit(header: SummaryHeader, builder: SummaryBuilder, maxTokens: num
     body.sources = []
     return true
   }
-  const room = maxTokens - size(body, maxTokens)
+  const room = maxTokens - size(body)
   if (!largestFitting(room, withMarkers, over)) largestFitting(room, withoutMarkers, over)
   if (over()) Object.assign(body, { text: '', sources: [] })
-  for (let left = maxTokens - size({ ...body, title: '' }, maxTokens); over() && left > 1; left--)
+  for (let left = maxTokens - size({ ...body, title: '' }); over() && left > 1; left--)
     body.title = cutToTokens(safeLine(header.title), left).text
   if (over()) body.title = ''
   return body
@@ -220,4 +237,26 @@ function largestFitting(
     else low = mid
   }
   return low >= 1 && room >= 1 && apply(low) && !over()
+}
+
+/**
+ * The compact form of a full summary: the same subject, statements and facts; sources as ids;
+ * links grouped by relation, in order; the quotation ranges left to the full form.
+ */
+export function compactSummary(body: SummaryBody): CompactSummaryBody {
+  const links: Record<string, number[]> = {}
+  for (const link of body.links) links[link.rel] = [...(links[link.rel] ?? []), link.source]
+  return {
+    id: body.id,
+    type: body.type,
+    title: body.title,
+    ...(body.url === undefined ? {} : { url: body.url }),
+    as_of: body.as_of,
+    text: body.text,
+    facts: body.facts,
+    sources: body.sources.map((source) => source.id),
+    links,
+    truncated: body.truncated,
+    budget: body.budget,
+  }
 }

@@ -2,7 +2,7 @@ import type { Caller } from '../access/caller.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { kindOfId } from '../catalogue/catalogue.ts'
 import { packSummary } from './pack-summary.ts'
-import type { SummaryBody } from './summary.schemas.ts'
+import type { SummaryBody, SummaryBodyOf, SummaryForm } from './summary.schemas.ts'
 import { pageUrl, type Summarized, type SummaryContext } from './summary-context.ts'
 
 export { DEFAULT_SUMMARY_TOKENS, type SummaryBody } from './summary.schemas.ts'
@@ -18,22 +18,24 @@ declare module '../catalogue/kind.ts' {
 }
 
 /** A summary as sent: the exact JSON (what `used_tokens` counts) and the same, parsed. */
-export interface SummaryResult {
+export interface SummaryResult<Body = SummaryBody> {
   text: string
-  body: SummaryBody
+  body: Body
 }
 /**
- * Summarizes any resource for a caller within `maxTokens` (100 or more), over any transport.
+ * Summarizes any resource for a caller within `maxTokens` (100 or more), in the form asked for
+ * (the full one by default), over any transport.
  * Null when the id is unknown, malformed, hidden from the caller or of a kind the caller's
  * token may not read: all alike, so nothing tells them apart. (HTTP checks the scope first and
  * answers 403; other callers get the same null as for a hidden resource.)
  */
-export async function summarizeResource(
+export async function summarizeResource<F extends SummaryForm = 'full'>(
   deps: AppDeps,
   caller: Caller,
   id: string,
   maxTokens: number,
-): Promise<SummaryResult | null> {
+  form?: F,
+): Promise<SummaryResult<SummaryBodyOf<F>> | null> {
   const kind = kindOfId(id)
   if (!kind?.summarize || !caller.credential.scopes.has(kind.readScope)) return null
   const now = deps.clock.now()
@@ -46,8 +48,9 @@ export async function summarizeResource(
     title: summary.title,
     url: pageUrl(ctx, id, summary.type),
   }
-  const text = packSummary({ ...header, as_of: now.toISOString() }, summary.builder, maxTokens)
-  return { text, body: JSON.parse(text) as SummaryBody }
+  const asOf = now.toISOString()
+  const text = packSummary({ ...header, as_of: asOf }, summary.builder, maxTokens, form ?? 'full')
+  return { text, body: JSON.parse(text) as SummaryBodyOf<F> }
 }
 
 /** What a summarizer works with, for a caller at `now`. */

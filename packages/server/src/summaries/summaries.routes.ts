@@ -6,7 +6,7 @@ import { IdParams } from '../api/schemas.ts'
 import { sendJsonText } from '../api/send-json-text.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { summarizeResource } from './run-summary.ts'
-import { DEFAULT_SUMMARY_TOKENS, SummaryQuery, SummaryResponse } from './summary.schemas.ts'
+import { DEFAULT_SUMMARY_TOKENS, SummaryOrCompact, SummaryQuery } from './summary.schemas.ts'
 
 /**
  * `GET /v1/resources/:id/summary`: a compact, deterministic digest of any resource, sized for an
@@ -24,7 +24,7 @@ export function summaryRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           tags: ['resources'],
           params: IdParams,
           querystring: SummaryQuery,
-          response: { 200: SummaryResponse },
+          response: { 200: SummaryOrCompact },
         },
         config: { scopes },
       },
@@ -35,6 +35,7 @@ export function summaryRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
           authenticated(request),
           request.params.id,
           maxTokens,
+          request.query.format ?? 'full',
         )
         if (!summary) throw notFound()
         return sendJsonText(reply, summary.text)

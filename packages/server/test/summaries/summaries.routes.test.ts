@@ -131,6 +131,47 @@ test('every kind of resource fits 100, 200 and 300 tokens, giving up detail', as
   }
 })
 
+test('format=compact says the same statements and facts, each source once as its id', async () => {
+  for (const id of await everyKind()) {
+    const full = await summary('alice-key', id)
+    const compact = await summary('alice-key', id, '?format=compact')
+    assert.equal(compact.status, 200, compact.body)
+    const [a, b] = [full.json, compact.json]
+    assert.equal(b.text, a.text)
+    assert.deepEqual(b.facts, a.facts)
+    assert.equal(b.url, a.url)
+    assert.deepEqual(
+      b.sources,
+      a.sources.map((source: { id: string }) => source.id),
+    )
+    // Links grouped by how they relate, in their order; no quotation ranges.
+    const grouped: Record<string, number[]> = {}
+    for (const link of a.links) grouped[link.rel] = [...(grouped[link.rel] ?? []), link.source]
+    assert.deepEqual(b.links, grouped)
+    assert.equal(b.quotes, undefined)
+    assert.equal(b.budget.used_tokens, countTokens(compact.body))
+    assert.ok(b.budget.used_tokens < a.budget.used_tokens, `${id}: ${compact.body}`)
+  }
+})
+
+test('a compact summary keeps what the full one gives up for the same budget', async () => {
+  const id = ws.ids.late as string
+  const budget = '?max_tokens=300'
+  const full = await summary('alice-key', id, budget)
+  const compact = await summary('alice-key', id, `${budget}&format=compact`)
+  assert.equal(full.json.truncated, true, full.body)
+  assert.ok(compact.json.text.length > full.json.text.length, compact.body)
+  assert.ok(compact.json.budget.used_tokens <= 300)
+  for (const maxTokens of [100, 200]) {
+    const small = await summary('alice-key', id, `?max_tokens=${maxTokens}&format=compact`)
+    assert.equal(small.status, 200, small.body)
+    assert.ok(countTokens(small.body) <= maxTokens, small.body)
+  }
+  const unknown = await summary('alice-key', id, '?format=short')
+  assert.equal(unknown.status, 422, unknown.body)
+  assert.equal(unknown.json.errors[0].path, '/format')
+})
+
 test('detail goes in a fixed order: links, then quotes, then facts, then statements', async () => {
   const id = ws.ids.late as string
   const full = assertWellFormed(await summary('alice-key', id, '?max_tokens=20000'), 20_000)

@@ -1,14 +1,15 @@
 import Type from 'typebox'
 import { readScopes } from '../../access/scopes.ts'
 import { notFound, ProblemError } from '../../api/problem-catalogue.ts'
-import { type SummaryBody, summarizeResource } from '../../summaries/run-summary.ts'
+import { summarizeResource } from '../../summaries/run-summary.ts'
+import type { CompactSummaryBody } from '../../summaries/summary.schemas.ts'
 import { data } from '../markdown.ts'
 import type { McpSession } from '../mcp-session.ts'
 import { summaryMarkdown } from '../summary-markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
 import { fitBoth } from './fit-both.ts'
-import { MaxTokens, Ref } from './tool-schemas.ts'
+import { MaxTokens } from './tool-schemas.ts'
 
 // At most this many ids in one call: each gets an equal share of the budget.
 const MAX_IDS = 5
@@ -51,7 +52,7 @@ export const fetchTool: ToolDefinition<{ id: string | string[]; max_tokens?: num
     id: Type.Optional(Type.String()),
     title: Type.Optional(Type.String()),
     text: Type.Optional(Type.String()),
-    sources: Type.Optional(Type.Array(Ref)),
+    sources: Type.Optional(Type.Array(Type.String())),
     results: Type.Optional(Type.Array(Summary)),
     not_found: Type.Optional(Type.Array(Type.String())),
   }),
@@ -62,7 +63,8 @@ export const fetchTool: ToolDefinition<{ id: string | string[]; max_tokens?: num
         const id = idOf(session, args.id)
         return toolResult(
           await fitBoth(maxTokens, async (budget) => {
-            const summary = await summarizeResource(session.deps, session.caller, id, budget)
+            const { deps, caller } = session
+            const summary = await summarizeResource(deps, caller, id, budget, 'compact')
             if (!summary) throw notFound()
             return { markdown: summaryMarkdown(summary.body), structured: summary.body }
           }),
@@ -72,11 +74,12 @@ export const fetchTool: ToolDefinition<{ id: string | string[]; max_tokens?: num
       return toolResult(
         await fitBoth(maxTokens, async (budget) => {
           const each = Math.floor(budget / refs.length)
-          const results: SummaryBody[] = []
+          const results: CompactSummaryBody[] = []
           const missing: string[] = []
           for (const ref of refs) {
             const id = idIn(session, ref)
-            const summary = id && (await summarizeResource(session.deps, session.caller, id, each))
+            const summary =
+              id && (await summarizeResource(session.deps, session.caller, id, each, 'compact'))
             if (summary) results.push(summary.body)
             else missing.push(ref)
           }

@@ -7,6 +7,7 @@ import {
   DEFAULT_ATTENTION_LIMIT,
 } from '../../attention/run-attention.ts'
 import type { SummaryResult } from '../../summaries/run-summary.ts'
+import type { CompactSummaryBody } from '../../summaries/summary.schemas.ts'
 import { data } from '../markdown.ts'
 import type { McpSession } from '../mcp-session.ts'
 import { summaryLines } from '../summary-markdown.ts'
@@ -61,7 +62,10 @@ export async function attentionIfReadable(
  * statements and sources (its opening statement says the numbers its facts hold, so the facts
  * are not said twice).
  */
-export function attentionLines(attention: SummaryResult, callerId: string): string[] {
+export function attentionLines(
+  attention: SummaryResult<CompactSummaryBody>,
+  callerId: string,
+): string[] {
   const { body } = attention
   const whose =
     body.type === 'person' && body.id === callerId

@@ -5,6 +5,7 @@ import { listPeople, listTeams } from '../../graph/people/people.queries.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
 import { findWorkspace } from '../../graph/workspace/workspace.queries.ts'
 import type { SummaryResult } from '../../summaries/run-summary.ts'
+import type { CompactSummaryBody } from '../../summaries/summary.schemas.ts'
 import { inline, link, sourceLine } from '../markdown.ts'
 import type { McpSession } from '../mcp-session.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
@@ -122,7 +123,7 @@ async function orientation(session: McpSession, args: WorkspaceArgs) {
         url: deps.urls.workspace(ws).url,
       }
     : null
-  const answerWith = (attention: SummaryResult | null) => {
+  const answerWith = (attention: SummaryResult<CompactSummaryBody> | null) => {
     const first = (attention?.body.sources.length ?? 0) + 1
     return packItems(refs, maxTokens, (shown, cut) => {
       const lines = [
@@ -167,7 +168,7 @@ async function orientation(session: McpSession, args: WorkspaceArgs) {
   if (!attention) return toolResult(answerWith(null))
   let budget = attentionBudget(args, maxTokens)
   for (;;) {
-    const answer = answerWith(packAttention(attention, budget))
+    const answer = answerWith(packAttention(attention, budget, 'compact'))
     if (fits(answer, maxTokens) || budget <= MIN_ATTENTION_TOKENS) return toolResult(answer)
     budget = Math.max(MIN_ATTENTION_TOKENS, Math.floor(budget * 0.8))
   }
