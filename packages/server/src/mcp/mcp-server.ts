@@ -1,5 +1,6 @@
 import { type CallToolResult, fromJsonSchema, McpServer } from '@modelcontextprotocol/server'
 import { AjvJsonSchemaValidator } from '@modelcontextprotocol/server/validators/ajv'
+import type { TSchema } from 'typebox'
 import { jsonBodyAjv } from '../api/json-validator.ts'
 import { toProblem } from '../api/problems.ts'
 import { registerPrompts } from './mcp-prompts.ts'
@@ -8,7 +9,7 @@ import type { McpSession } from './mcp-session.ts'
 import type { ToolDefinition } from './tool-definition.ts'
 import { toolError } from './tool-result.ts'
 import { TOOLS } from './tools/index.ts'
-import { shortNulls } from './tools/tool-schemas.ts'
+import { listedSchema, shortNulls } from './tools/tool-schemas.ts'
 
 /** Instructions every client receives with the server's description. */
 const INSTRUCTIONS =
@@ -46,8 +47,8 @@ export function buildMcpServer(
       {
         title: tool.title,
         description: tool.description,
-        inputSchema: fromJsonSchema<Record<string, unknown>>(shortNulls(tool.input), validator),
-        outputSchema: fromJsonSchema<Record<string, unknown>>(shortNulls(tool.output), validator),
+        inputSchema: toolSchema(tool.input),
+        outputSchema: toolSchema(tool.output),
         annotations: tool.annotations,
       },
       (args) => runTool(session, tool, args),
@@ -57,6 +58,20 @@ export function buildMcpServer(
   registerPrompts(server, session, validator)
   return server
 }
+
+/**
+ * A tool's schema for the SDK: values are checked against the whole schema, while `tools/list`
+ * shows it without what only a validator needs (`listedSchema`), since a model reads the listing
+ * on every turn.
+ */
+function toolSchema(schema: TSchema): ToolSchema {
+  const whole = fromJsonSchema<Record<string, unknown>>(shortNulls(schema), validator)
+  const listed = listedSchema(schema) as Record<string, unknown>
+  const jsonSchema = { input: () => listed, output: () => listed }
+  return { '~standard': { ...whole['~standard'], jsonSchema } }
+}
+
+type ToolSchema = ReturnType<typeof fromJsonSchema<Record<string, unknown>>>
 
 /**
  * Runs a tool; an unexpected failure (a bug, a dependency that throws) reaches the client only as

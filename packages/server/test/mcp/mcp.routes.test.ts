@@ -327,7 +327,7 @@ test('workgraph mcp answers a refused key with an error instead of leaving the c
   await stdio.close()
 })
 
-test('the tool definitions of a token that may do everything take at most 3,000 tokens', async () => {
+test('the tool definitions of a token that may do everything take at most 3,000 tokens, every argument described', async () => {
   const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
   try {
     const tools = await mcp.listTools()
@@ -335,6 +335,38 @@ test('the tool definitions of a token that may do everything take at most 3,000 
     console.log(`tools/list: ${tools.length} tools, ${tokens} o200k tokens`)
     assert.ok(tools.length <= 10)
     assert.ok(tokens <= 3000, `${tokens} tokens`)
+    // Every argument says what it is, nested ones too; what only a validator needs is not listed.
+    const undescribed: string[] = []
+    const walk = (name: string, schema: { properties?: Record<string, unknown> }) => {
+      for (const [key, value] of Object.entries(schema.properties ?? {})) {
+        const property = value as { description?: string; properties?: Record<string, unknown> }
+        if (!property.description) undescribed.push(`${name}.${key}`)
+        walk(`${name}.${key}`, property)
+      }
+    }
+    for (const tool of tools)
+      walk(tool.name, tool.inputSchema as { properties?: Record<string, unknown> })
+    assert.deepEqual(undescribed, [])
+    assert.doesNotMatch(JSON.stringify(tools), /maxLength|additionalProperties|uniqueItems/)
+  } finally {
+    await mcp.close()
+  }
+})
+
+test('arguments are checked against the whole schema, lengths and unknown fields included', async () => {
+  const mcp = await connectMcp('v2', mcpUrl, tokenOf(ws, 'alice-key'))
+  try {
+    for (const [tool, args] of [
+      ['search', { query: 'x'.repeat(501) }],
+      ['search', { query: 'plan', bogus: true }],
+      ['fetch', { id: ['a', 'b', 'c', 'd', 'e', 'f'] }],
+      ['create_task', { title: 't', idempotency_key: 'k'.repeat(256), dry_run: true }],
+      ['update_task', { task_id: id('t-open') }],
+    ] as const) {
+      const answer = await mcp.callTool(tool, args)
+      assert.equal(answer.isError, true, `${tool} ${JSON.stringify(args)}: ${text(answer)}`)
+      assert.match(text(answer), /Input validation error/)
+    }
   } finally {
     await mcp.close()
   }

@@ -38,15 +38,21 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
   annotations: READ_ONLY,
   input: Type.Object(
     {
-      project_id: Type.Optional(Type.String({ maxLength: 100 })),
-      resource_id: Type.Optional(Type.String({ maxLength: 100 })),
-      actor_id: Type.Optional(Type.String({ maxLength: 100 })),
-      since: Type.Optional(Type.String({ format: 'date-time' })),
+      project_id: Type.Optional(Type.String({ maxLength: 100, description: 'In this project.' })),
+      resource_id: Type.Optional(Type.String({ maxLength: 100, description: 'About this id.' })),
+      actor_id: Type.Optional(Type.String({ maxLength: 100, description: 'By this person.' })),
+      since: Type.Optional(Type.String({ format: 'date-time', description: 'After this time.' })),
       // Checked when called, not listed here: the verbs would be read on every turn.
       verbs: Type.Optional(
-        Type.Array(Type.String({ maxLength: 50 }), { maxItems: 20, uniqueItems: true }),
+        Type.Array(Type.String({ maxLength: 50 }), {
+          maxItems: 20,
+          uniqueItems: true,
+          description: 'Such as task.completed.',
+        }),
       ),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
+      limit: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: 50, default: 20, description: 'Entries per page.' }),
+      ),
       cursor: Cursor,
       max_tokens: MaxTokens,
     },

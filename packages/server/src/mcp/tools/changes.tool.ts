@@ -40,11 +40,17 @@ export const changesTool: ToolDefinition<ChangesArgs> = {
   input: Type.Object(
     {
       cursor: Cursor,
-      from: Type.Optional(Type.Literal('start')),
-      types: Type.Optional(Type.Array(Type.String({ maxLength: 50 }), { maxItems: 20 })),
-      project_id: Type.Optional(Type.String({ maxLength: 100 })),
-      wait: Type.Optional(Type.Integer({ minimum: 0, maximum: MAX_WAIT_SECONDS })),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50 })),
+      from: Type.Optional(
+        Type.Literal('start', { description: 'Without cursor: from the oldest.' }),
+      ),
+      types: Type.Optional(
+        Type.Array(Type.String({ maxLength: 50 }), { maxItems: 20, description: 'Only these.' }),
+      ),
+      project_id: Type.Optional(Type.String({ maxLength: 100, description: 'In this project.' })),
+      wait: Type.Optional(
+        Type.Integer({ minimum: 0, maximum: MAX_WAIT_SECONDS, description: 'Seconds to wait.' }),
+      ),
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, description: 'At most.' })),
       max_tokens: MaxTokens,
     },
     { additionalProperties: false },

@@ -38,10 +38,10 @@ export const fetchTool: ToolDefinition<{ id: string | string[]; max_tokens?: num
   annotations: READ_ONLY,
   input: Type.Object(
     {
-      id: Type.Union([
-        Reference,
-        Type.Array(Reference, { minItems: 1, maxItems: MAX_IDS, uniqueItems: true }),
-      ]),
+      id: Type.Union(
+        [Reference, Type.Array(Reference, { minItems: 1, maxItems: MAX_IDS, uniqueItems: true })],
+        { description: 'An id or url, or a list of up to 5.' },
+      ),
       max_tokens: MaxTokens,
     },
     { additionalProperties: false },

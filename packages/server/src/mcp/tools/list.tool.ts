@@ -52,19 +52,21 @@ export const listTool: ToolDefinition<ListArgs> = {
 function listInput(kinds: readonly string[]) {
   return Type.Object(
     {
-      type: Type.Enum(kinds),
-      project_id: Type.Optional(Type.String({ maxLength: 100 })),
+      type: Type.Enum(kinds, { description: 'What to list.' }),
+      project_id: Type.Optional(Type.String({ maxLength: 100, description: 'In this project.' })),
       assignee_id: Type.Optional(
         Type.String({ maxLength: 100, description: 'A person id, or "me". Tasks only.' }),
       ),
-      team_id: Type.Optional(Type.String({ maxLength: 100 })),
+      team_id: Type.Optional(Type.String({ maxLength: 100, description: 'Of this team.' })),
       status: Type.Optional(
         Type.Array(Type.Enum([...new Set([...TASK_STATUSES, ...PROJECT_STATUSES])]), {
           uniqueItems: true,
           description: 'Task or project statuses.',
         }),
       ),
-      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 20 })),
+      limit: Type.Optional(
+        Type.Integer({ minimum: 1, maximum: 50, default: 20, description: 'Rows per page.' }),
+      ),
       cursor: Cursor,
       max_tokens: MaxTokens,
     },

@@ -6,7 +6,16 @@ import { data, inline, sourceLine } from '../markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
 import { fitBoth } from './fit-both.ts'
-import { Cursor, MaxTokens, NextCursor, Ref, terse } from './tool-schemas.ts'
+import {
+  BUDGET_NOTE,
+  CURSOR_NOTE,
+  Cursor,
+  described,
+  MaxTokens,
+  NextCursor,
+  Ref,
+  terse,
+} from './tool-schemas.ts'
 
 type SearchArgs = Omit<SearchRequest, 'max_tokens'> & { max_tokens?: number }
 
@@ -23,24 +32,42 @@ export const searchTool: ToolDefinition<SearchArgs> = {
     'tasks", "OKRs off track", "done last week".',
   anyOfScopes: [...new Set(SEARCH_KINDS.map(readScopeOf))],
   annotations: READ_ONLY,
-  input: terse(
-    Type.Object(
-      {
-        query: Type.String({ minLength: 1, maxLength: 500 }),
-        // The words "done last week" and "OKRs off track" say what these filters do, in fewer of
-        // the tokens a model reads on every turn.
-        filters: Type.Optional(
-          Type.Omit(SearchFilters, ['completed_after', 'completed_before', 'health']),
-        ),
-        types: Type.Optional(
-          Type.Array(Type.Enum([...SEARCH_KINDS]), { minItems: 1, uniqueItems: true }),
-        ),
-        limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
-        cursor: Cursor,
-        max_tokens: MaxTokens,
-      },
-      { additionalProperties: false },
+  input: described(
+    terse(
+      Type.Object(
+        {
+          query: Type.String({ minLength: 1, maxLength: 500 }),
+          // The words "done last week" and "OKRs off track" say what these filters do, in fewer of
+          // the tokens a model reads on every turn.
+          filters: Type.Optional(
+            Type.Omit(SearchFilters, ['completed_after', 'completed_before', 'health']),
+          ),
+          types: Type.Optional(
+            Type.Array(Type.Enum([...SEARCH_KINDS]), { minItems: 1, uniqueItems: true }),
+          ),
+          limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 50, default: 10 })),
+          cursor: Cursor,
+          max_tokens: MaxTokens,
+        },
+        { additionalProperties: false },
+      ),
     ),
+    {
+      query: 'A question or words.',
+      filters: 'Exact filters, if the words do not say them.',
+      'filters.status': 'Task status(es).',
+      'filters.assignee': 'me, a person id or name.',
+      'filters.project_id': 'Project id.',
+      'filters.due_before': 'YYYY-MM-DD, inclusive.',
+      'filters.due_after': 'YYYY-MM-DD, inclusive.',
+      'filters.updated_after': 'Date or time.',
+      'filters.updated_before': 'Date or time.',
+      'filters.created_by': 'me or a person id.',
+      types: 'Only these kinds.',
+      limit: 'Hits per page.',
+      cursor: CURSOR_NOTE,
+      max_tokens: BUDGET_NOTE,
+    },
   ),
   output: Type.Object({ results: Type.Array(Ref), next_cursor: NextCursor }),
   async run(session, args) {

@@ -1,17 +1,23 @@
 import Type, { type TSchema } from 'typebox'
 import { TOOL_BUDGET } from '../tool-result.ts'
 
+/** How `max_tokens` is described, wherever a tool takes it. */
+export const BUDGET_NOTE = `Token budget; default ${TOOL_BUDGET.default}.`
+
+/** How a `cursor` is described. */
+export const CURSOR_NOTE = 'next_cursor of the last page.'
+
 /** The `max_tokens` argument every tool takes. */
 export const MaxTokens = Type.Optional(
   Type.Integer({
     minimum: TOOL_BUDGET.minimum,
     maximum: TOOL_BUDGET.maximum,
-    description: `Answer budget (o200k); default ${TOOL_BUDGET.default}.`,
+    description: BUDGET_NOTE,
   }),
 )
 
 /** A page's `cursor` argument: the `next_cursor` of the previous call, as its name says. */
-export const Cursor = Type.Optional(Type.String({ maxLength: 2000 }))
+export const Cursor = Type.Optional(Type.String({ maxLength: 2000, description: CURSOR_NOTE }))
 
 /**
  * A cited item in a result: its id and where a person opens it. Items carry more (type, title,
@@ -45,6 +51,47 @@ export function terse<T extends TSchema>(schema: T): T {
  */
 export function shortNulls<T extends TSchema>(schema: T): T {
   return JSON.parse(JSON.stringify(schema), (_key, value) => orNullShort(value))
+}
+
+// What only a validator needs: a model writes ids and words within these without being told, and
+// each is paid for on every turn. The arguments are still checked against them (mcp-server.ts).
+const VALIDATOR_ONLY = new Set([
+  'maxLength',
+  'minLength',
+  'maxItems',
+  'minItems',
+  'uniqueItems',
+  'additionalProperties',
+  'minProperties',
+])
+
+/**
+ * A schema as `tools/list` shows it: without the keywords only a validator needs (lengths, item
+ * counts, `additionalProperties`), with nulls said the short way. What remains tells a model what
+ * to write: types, enums, formats, numeric bounds, defaults, required fields and descriptions.
+ */
+export function listedSchema<T extends TSchema>(schema: T): T {
+  return JSON.parse(JSON.stringify(schema), (key, value) =>
+    VALIDATOR_ONLY.has(key) && typeof value !== 'object' ? undefined : orNullShort(value),
+  )
+}
+
+/**
+ * An object schema with a description on each named property (`filters.status` for a nested
+ * one): how a tool explains each argument in a few words, without changing the `/v1` schema it
+ * was made from.
+ */
+export function described<T extends TSchema>(schema: T, descriptions: Record<string, string>): T {
+  const copy = JSON.parse(JSON.stringify(schema)) as T
+  for (const [path, description] of Object.entries(descriptions)) {
+    let at = copy as { properties?: Record<string, Record<string, unknown>> }
+    const names = path.split('.')
+    for (const name of names.slice(0, -1)) at = at.properties?.[name] as typeof at
+    const property = at.properties?.[names.at(-1) as string]
+    if (!property) throw new Error(`No argument ${path} to describe`)
+    property.description = description
+  }
+  return copy
 }
 
 // `{ anyOf: [{ type: T, …rest }, { type: 'null' }] }` as `{ type: [T, 'null'], …rest }`: the same

@@ -9,7 +9,7 @@ import { CreateTaskBody, UpdateTaskBody } from '../../graph/tasks/tasks.schemas.
 import { data, inline, link } from '../markdown.ts'
 import { mcpWrite } from '../mcp-write.ts'
 import { ADDITIVE, IDEMPOTENT_WRITE, type ToolDefinition } from '../tool-definition.ts'
-import { DryRun, IdempotencyKey, Ref, terse } from './tool-schemas.ts'
+import { DryRun, described, IdempotencyKey, Ref, terse } from './tool-schemas.ts'
 
 type Keyed<T> = T & { idempotency_key?: string; dry_run?: boolean }
 type UpdateTaskInput = Static<typeof UpdateTaskBody>
@@ -46,11 +46,20 @@ export const createTaskTool: ToolDefinition<Keyed<Static<typeof CreateTaskBody>>
   name: 'create_task',
   title: 'Create a task',
   description:
-    'Create a task (status todo unless given; due as YYYY-MM-DD). A subtask takes its parent’s ' +
-    'project. Without a project, only you and the assignee can open it.',
+    'Create a task. A subtask takes its parent’s project; without a project, only you and the ' +
+    'assignee can open it.',
   anyOfScopes: ['task:write'],
   annotations: ADDITIVE,
-  input: keyed(CreateTaskBody),
+  input: described(keyed(CreateTaskBody), {
+    title: 'One line.',
+    description: 'Markdown.',
+    project_id: 'Its project.',
+    parent_id: 'Parent task: a subtask.',
+    canvas_id: 'Canvas it is planned on.',
+    assignee_id: 'Person id.',
+    due: 'YYYY-MM-DD.',
+    status: 'Default todo.',
+  }),
   output: Written,
   run(session, args) {
     const { idempotencyKey, dryRun, input } = withoutKey(args)
@@ -75,19 +84,27 @@ export const createTaskTool: ToolDefinition<Keyed<Static<typeof CreateTaskBody>>
 export const updateTaskTool: ToolDefinition<Keyed<{ task_id: string } & UpdateTaskInput>> = {
   name: 'update_task',
   title: 'Update a task',
-  description:
-    'Change only the given fields of a task; status done completes it, another reopens it; ' +
-    'null clears assignee_id or due (YYYY-MM-DD).',
+  description: 'Change only the given fields of a task: reassign, reschedule, complete, reopen.',
   anyOfScopes: ['task:write'],
   annotations: IDEMPOTENT_WRITE,
   input: (() => {
     const fields = keyed(UpdateTaskBody) as TObject
-    return {
-      ...fields,
-      properties: { task_id: Type.String({ maxLength: 100 }), ...fields.properties },
-      required: ['task_id'],
-      minProperties: 2,
-    }
+    return described(
+      {
+        ...fields,
+        properties: { task_id: Type.String({ maxLength: 100 }), ...fields.properties },
+        required: ['task_id'],
+        minProperties: 2,
+      },
+      {
+        task_id: 'The task.',
+        title: 'One line.',
+        description: 'Markdown.',
+        status: 'done completes it; another reopens it.',
+        assignee_id: 'Person id; null unassigns.',
+        due: 'YYYY-MM-DD; null clears.',
+      },
+    )
   })(),
   output: Written,
   run(session, args) {
@@ -121,11 +138,14 @@ function taskState(task: Record<string, unknown>): string {
 export const addCommentTool: ToolDefinition<Keyed<Static<typeof CreateCommentBody>>> = {
   name: 'add_comment',
   title: 'Add a comment',
-  description:
-    'Comment on a project, canvas, task or OKR you can open (Markdown body); parent_id replies.',
+  description: 'Comment on a project, canvas, task or OKR you can open.',
   anyOfScopes: ['comment:write'],
   annotations: ADDITIVE,
-  input: keyed(CreateCommentBody),
+  input: described(keyed(CreateCommentBody), {
+    resource_id: 'What to comment on.',
+    body: 'Markdown.',
+    parent_id: 'Comment to reply to.',
+  }),
   output: Written,
   run(session, args) {
     const { idempotencyKey, dryRun, input } = withoutKey(args)
@@ -150,11 +170,15 @@ export const addCommentTool: ToolDefinition<Keyed<Static<typeof CreateCommentBod
 export const okrCheckinTool: ToolDefinition<Keyed<Static<typeof CreateCheckinBody>>> = {
   name: 'okr_checkin',
   title: 'Log an OKR check-in',
-  description:
-    "Record a key result's new current value, with an optional confidence (0–1) and note.",
+  description: "Record a key result's new current value.",
   anyOfScopes: ['okr:checkin'],
   annotations: ADDITIVE,
-  input: keyed(CreateCheckinBody),
+  input: described(keyed(CreateCheckinBody), {
+    key_result_id: 'The key result.',
+    value: 'Its current value now.',
+    confidence: '0 to 1.',
+    note: 'Why, in words.',
+  }),
   output: Written,
   run(session, args) {
     const { idempotencyKey, dryRun, input } = withoutKey(args)
