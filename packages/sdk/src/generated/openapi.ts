@@ -1819,6 +1819,9 @@ export interface components {
             completed_after?: string;
             completed_before?: string;
             health?: ("achieved" | "on_track" | "at_risk" | "off_track")[];
+            team?: string;
+            /** @description The name of the team `team` was read as. */
+            team_name?: string;
             created_by?: string;
         };
         /** SearchBudget */
@@ -1854,6 +1857,8 @@ export interface components {
             completed_before?: string;
             /** @description An objective's health (docs/api.md, "OKR health"), or a list; keeps objectives only. */
             health?: ("achieved" | "on_track" | "at_risk" | "off_track") | ("achieved" | "on_track" | "at_risk" | "off_track")[];
+            /** @description A team's id or name; keeps its members, the projects it belongs to and the tasks assigned to its members. */
+            team?: string;
             /** @description `me`, a person or an integration id; keeps tasks, comments and activity. */
             created_by?: string;
         };

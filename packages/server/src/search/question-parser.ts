@@ -29,6 +29,8 @@ export interface SearchFilterValues {
   completed_before?: string
   /** Objectives whose health is one of these. */
   health?: HealthVerdict[]
+  /** A team's id or name: its members, its projects, the tasks assigned to its members. */
+  team?: string
   created_by?: string
 }
 
@@ -60,6 +62,12 @@ export interface ParsedQuestion {
    * they name someone the caller may see do they become the assignee filter (`run-search.ts`).
    */
   person: { words: string[] } | null
+  /**
+   * Words that may name a team whose people, projects or tasks are asked for: "people on the
+   * platform team", "the web team's tasks". As for a person, they filter only when they name a
+   * team the caller may see.
+   */
+  team: { words: string[]; kinds: SearchKind[] } | null
   /** Kinds named with `type:`; null when the query names none. */
   types: SearchKind[] | null
   /** The meaningful words, normalized like a title, to find the item whose name is the query. */
@@ -275,6 +283,10 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
     filters,
     project,
     person: person ? { words: person.words } : null,
+    team: readTeamWords(
+      words.map((w) => w.text),
+      types,
+    ),
     types,
     exact: normalizeTitle(searched.map((w) => w.text).join(' ')),
   }
@@ -330,6 +342,40 @@ function readPersonWords(
   return null
 }
 
+/**
+ * The words before "team" (or "team's") that may name one, when the question asks for what is
+ * the team's, and the kinds it asks for: a kind is listed ("people on the platform team", "the
+ * web team's projects"), tasks are named ("tasks of the web team"), or it asks who ("who is on
+ * the support team"). Alone, "platform team" is words to find: the team itself.
+ */
+function readTeamWords(
+  words: string[],
+  types: SearchKind[] | null,
+): { words: string[]; kinds: SearchKind[] } | null {
+  const at = words.findIndex((w) => w === 'team' || /^team['’]s$/.test(w))
+  if (at <= 0) return null
+  const kinds = new Set<SearchKind>(types ?? [])
+  for (const w of words) {
+    const kind = TYPE_PLURALS.get(w)
+    if (kind) kinds.add(kind)
+    if (TASK_NOUNS.has(w)) kinds.add('task')
+  }
+  if (words.slice(0, 2).includes('who')) kinds.add('person')
+  if (kinds.size === 0 && !/['’]s$/.test(words[at] as string)) return null
+  const name: string[] = []
+  for (let i = at - 1; i >= 0 && name.length < 3; i--) {
+    const w = words[i] as string
+    if (STOP_WORDS.has(w) || TYPE_PLURALS.has(w) || TASK_NOUNS.has(w) || statusWord(w)) break
+    name.unshift(w)
+  }
+  return name.length > 0 ? { words: name, kinds: [...kinds] } : null
+}
+
+/** Words for a kind ("tasks", "projects", "people"): with a team or person named, what to list. */
+export function isKindWord(word: string): boolean {
+  return TASK_NOUNS.has(word) || TYPE_PLURALS.has(word)
+}
+
 /** A title as `exact` compares it: lower case, words separated by single spaces. */
 export function normalizeTitle(text: string): string {
   return text
@@ -364,6 +410,10 @@ function applyExplicit(
     }
     if (key === 'assignee') {
       filters.assignee = value.toLowerCase() === 'me' ? 'me' : value
+      return 'filter'
+    }
+    if (key === 'team') {
+      filters.team = value
       return 'filter'
     }
     if (key === 'created_by' || key === 'author') {

@@ -7,6 +7,7 @@ import type { AppDeps } from '../app-deps.ts'
 import { safeLine } from '../lib/safe-text.ts'
 import { packSearch } from './pack-search.ts'
 import {
+  isKindWord,
   isTaskNoun,
   isValidDay,
   parseQuestion,
@@ -27,6 +28,7 @@ import {
   resolveFilters,
   resolvePersonName,
   resolveProjectName,
+  resolveTeamName,
 } from './search-filters.ts'
 import { normalizeQuery } from './search-query.ts'
 
@@ -87,11 +89,27 @@ export async function runSearch(
       (term) => !named.has(term.text.replace(/['’]s$/, '')) && !isTaskNoun(term.text),
     )
   }
+  // A team named in the question, or by name in `team`, as the person is.
+  const team = await teamNamed(deps, caller, values, question.team?.words)
+  if (team) {
+    values.team = team.id
+    const named = new Set([...team.words, 'team'])
+    terms = terms.filter((term) => {
+      const word = term.text.replace(/['’]s$/, '')
+      return !named.has(word) && !isKindWord(term.text)
+    })
+  }
+  // The kinds a question about a team's things names ("the web team's projects"), once the team
+  // is one the caller may see.
+  const teamKinds = team?.fromQuestion ? (question.team?.kinds ?? []) : []
+  const namedKinds = question.types ?? (teamKinds.length > 0 ? teamKinds : null)
   let projectName: string | undefined
   let unresolvedProject: string | undefined
   const projectWords = question.project?.words
     .split(/\s+/)
-    .filter((word) => !person?.words.includes(word.replace(/['’]s$/, '')))
+    .map((word) => word.replace(/['’]s$/, ''))
+    .filter((word) => !person?.words.includes(word) && !team?.words.includes(word))
+    .filter((word) => !(team && word === 'team'))
     .join(' ')
   if (question.project && projectWords && values.project_id === undefined) {
     const project = await resolveProjectName(deps.db, visibility, projectWords)
@@ -108,12 +126,13 @@ export async function runSearch(
   const resolved = unresolvedProject ? null : await resolveFilters(deps.db, visibility, values, now)
   const types = kindsFor(
     resolved ?? {},
-    asked.filter((type) => !question.types || question.types.includes(type)),
+    asked.filter((type) => !namedKinds || namedKinds.includes(type)),
   )
   const applied: Static<typeof AppliedFilters> = {
     ...values,
     ...(projectName ? { project_name: projectName } : {}),
     ...(person ? { assignee_name: safeLine(person.name) } : {}),
+    ...(team ? { team_name: safeLine(team.name) } : {}),
     ...(unresolvedProject ? { project: safeLine(unresolvedProject) } : {}),
   }
   const interpreted: Static<typeof Interpreted> = {
@@ -161,6 +180,31 @@ export async function runSearch(
     },
     interpreted,
   )
+}
+
+/**
+ * The team the question's words name, or `team` names when it is not an id, among those the
+ * caller may see, with the words that named it; null when the token may not read teams, or the
+ * words name none or several. A name in `team` that names no team is left as it is: it then
+ * matches nothing, as an unknown id does.
+ */
+async function teamNamed(
+  deps: AppDeps,
+  caller: SearchCaller,
+  values: SearchFilterValues,
+  words: readonly string[] | undefined,
+): Promise<{ id: string; name: string; words: string[]; fromQuestion: boolean } | null> {
+  if (!caller.readableKinds.includes('team')) return null
+  const given = values.team
+  const asked =
+    given !== undefined && !given.startsWith('team_')
+      ? given.toLowerCase().split(/\s+/)
+      : given === undefined
+        ? words
+        : undefined
+  if (!asked || asked.length === 0) return null
+  const team = await resolveTeamName(deps.db, caller.visibility, asked)
+  return team ? { ...team, words: [...asked], fromQuestion: given === undefined } : null
 }
 
 // The request's filters with a single status as a list; impossible dates are a 422.

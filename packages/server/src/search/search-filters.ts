@@ -24,12 +24,15 @@ export interface ResolvedFilters {
   completedBefore?: string
   /** The objectives, among those the caller may open, whose health the filter asked for. */
   objectiveIds?: string[]
+  /** A team the caller may see: its members, its projects, its members' tasks. */
+  teamId?: string
   createdBy?: string
 }
 
 // Kinds that have the field: a filter on it keeps only these (status: tasks only).
 const TASK_ONLY: readonly SearchKind[] = ['task']
 const OBJECTIVES_ONLY: readonly SearchKind[] = ['okr']
+const TEAM_KINDS: readonly SearchKind[] = ['person', 'project', 'task']
 const AUTHORED: readonly SearchKind[] = ['task', 'comment', 'activity']
 
 /** The kinds a search with these filters can return, in the order given. */
@@ -37,6 +40,7 @@ export function kindsFor(filters: ResolvedFilters, types: readonly SearchKind[])
   let kinds = [...types]
   if (isTaskFilter(filters)) kinds = kinds.filter((type) => TASK_ONLY.includes(type))
   if (filters.objectiveIds) kinds = kinds.filter((type) => OBJECTIVES_ONLY.includes(type))
+  if (filters.teamId) kinds = kinds.filter((type) => TEAM_KINDS.includes(type))
   if (filters.createdBy) kinds = kinds.filter((type) => AUTHORED.includes(type))
   return kinds
 }
@@ -72,6 +76,13 @@ export async function resolveFilters(
         and ${visibility.person('p')}`.execute(db)
     if (seen.rows.length === 0) return null
     resolved.assigneeId = id
+  }
+  if (values.team !== undefined) {
+    const seen = await sql<{ id: string }>`
+      select t.id from teams t where t.workspace_id = ${ws} and t.id = ${values.team}
+        and ${visibility.team('t')}`.execute(db)
+    if (seen.rows.length === 0) return null
+    resolved.teamId = values.team
   }
   if (values.created_by !== undefined) {
     const id = values.created_by === 'me' ? me : values.created_by
@@ -148,6 +159,30 @@ export async function resolveProjectName(
 }
 
 /**
+ * The team, among those the caller may see, that `words` name: its whole name, or else the one
+ * whose name has every word ("web" names "Engineering — Web") when only one has. Null when none,
+ * or several, do.
+ */
+export async function resolveTeamName(
+  db: Db,
+  visibility: Visibility,
+  words: readonly string[],
+): Promise<{ id: string; name: string } | null> {
+  const ws = visibility.principal.workspaceId
+  const wanted = words.join(' ').toLowerCase()
+  const found = await sql<{ id: string; name: string; whole: boolean }>`
+    select t.id, t.name, lower(t.name) = ${wanted} as whole from teams t
+    where t.workspace_id = ${ws} and ${visibility.team('t')}
+      and (lower(t.name) = ${wanted}
+           or to_tsvector('simple', t.name) @@ plainto_tsquery('simple', ${wanted}))
+    order by t.id
+    limit 20`.execute(db)
+  const whole = found.rows.find((row) => row.whole)
+  if (whole) return whole
+  return found.rows.length === 1 ? (found.rows[0] ?? null) : null
+}
+
+/**
  * The person, among those the caller may see, that `words` name: their whole name, or else the
  * first or last part of it when that names only one of them. Null when none, or several, do.
  */
@@ -212,6 +247,17 @@ export function indexFilter(
   }
   if (filters.objectiveIds) {
     parts.push(sql<boolean>`${r('id')} = any(${sql.val(filters.objectiveIds)}::text[])`)
+  }
+  // People come from the directory, not the index (search.queries.ts): here, its projects and
+  // the tasks assigned to its members.
+  if (filters.teamId) {
+    parts.push(sql<boolean>`(${r('type')} = 'project' and ${r('id')} in (
+        select pm.project_id from project_members pm
+        where pm.workspace_id = ${ws} and pm.team_id = ${filters.teamId})
+      or ${r('type')} = 'task' and ${r('id')} in (
+        select t.id from tasks t
+        join team_members m on m.workspace_id = t.workspace_id and m.person_id = t.assignee_id
+        where t.workspace_id = ${ws} and m.team_id = ${filters.teamId}))`)
   }
   if (filters.projectId) parts.push(sql<boolean>`${r('project_id')} = ${filters.projectId}`)
   if (filters.updatedAfter) {

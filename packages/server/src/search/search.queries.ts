@@ -150,24 +150,32 @@ export async function searchIndex(
     ...(actAll ? [newestActs(sql`a.tsv @@ ${actAll}`)] : []),
   ]
   // People and teams by their stored search text (a name weighs as a title; a person's role, a
-  // team's "team" as text), read through its GIN index, only those the caller may see. Filters
-  // are of content (a task's status, a project), so a filtered question finds no person or team.
+  // team's "team" as text), read through its GIN index, only those the caller may see. Other
+  // filters are of content (a task's status, a project), so a question they filter finds no
+  // person or team; a team's filter finds its members, with or without words.
+  const { teamId, ...contentFilters } = input.filters
   const directory =
-    any && !filtered
+    (any || teamId) && Object.keys(contentFilters).length === 0
       ? sql`union all
       select * from (
         select p.id, 'person'::text as type, p.name as title, p.role as body,
           null::text as project_id, p.updated_at, p.tsv,
           null::text as subject_title, null::text as subject_crumb
         from people p
-        where ${input.types.includes('person')} and p.workspace_id = ${ws} and p.tsv @@ ${any}
-          and ${visibility.person('p')}
+        where ${input.types.includes('person')} and p.workspace_id = ${ws}
+          and ${any ? sql`p.tsv @@ ${any}` : sql`true`} and ${visibility.person('p')}
+          and ${
+            teamId
+              ? sql`p.id in (select m.person_id from team_members m
+                  where m.workspace_id = ${ws} and m.team_id = ${teamId})`
+              : sql`true`
+          }
         union all
         select t.id, 'team'::text, t.name, 'Team', null::text, t.updated_at, t.tsv,
           null::text, null::text
         from teams t
-        where ${input.types.includes('team')} and t.workspace_id = ${ws} and t.tsv @@ ${any}
-          and ${visibility.team('t')}
+        where ${input.types.includes('team')} and t.workspace_id = ${ws}
+          and ${any ? sql`t.tsv @@ ${any}` : sql`false`} and ${visibility.team('t')}
       ) d
       where ${required('d')}`
       : sql``

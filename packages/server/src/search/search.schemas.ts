@@ -53,6 +53,15 @@ export const SearchFilters = Type.Object(
           'An objective\'s health (docs/api.md, "OKR health"), or a list; keeps objectives only.',
       }),
     ),
+    team: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          "A team's id or name; keeps its members, the projects it belongs to and the tasks " +
+          'assigned to its members.',
+      }),
+    ),
     created_by: Type.Optional(
       Type.String({
         minLength: 1,
@@ -211,6 +220,10 @@ export const AppliedFilters = Type.Object(
     completed_after: Type.Optional(Type.String()),
     completed_before: Type.Optional(Type.String()),
     health: Type.Optional(Healths),
+    team: Type.Optional(Type.String()),
+    team_name: Type.Optional(
+      Type.String({ description: 'The name of the team `team` was read as.' }),
+    ),
     created_by: Type.Optional(Type.String()),
   },
   { title: 'SearchAppliedFilters' },

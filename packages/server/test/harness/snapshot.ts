@@ -81,6 +81,8 @@ export async function snapshotFor(
     'teams',
     'done last week',
     'changed since Monday',
+    'people team:"Team 0"',
+    'tasks team:"Team 1"',
   ])
     add(
       `search ${query}`,

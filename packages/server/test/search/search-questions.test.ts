@@ -318,6 +318,42 @@ test('a kind named in the question is what it lists: "canvases in checkout", "co
   assert.ok(inline.interpreted.words.includes('comments'))
 })
 
+test('a team named with what is asked filters: its people, its projects, its members’ tasks', async () => {
+  const members = (key: string) => bundle.teams?.find((team) => team.key === key)?.members ?? []
+  const keys = (answer: Json) => answer.results.map((hit: Json) => keyOf(hit.id)).sort()
+  const people = await ask('ada-key', { query: 'people on the platform team', limit: 50 })
+  assert.equal(people.interpreted.filters.team_name, 'Platform')
+  assert.deepEqual(people.interpreted.types, ['person'])
+  assert.deepEqual(keys(people), [...members('platform')].sort())
+  const who = await ask('ada-key', { query: 'who is on the platform team?', limit: 50 })
+  assert.deepEqual(keys(who), keys(people))
+  const projects = await ask('ada-key', { query: "the web team's projects", limit: 50 })
+  assert.deepEqual(projects.interpreted.types, ['project'])
+  const ofWeb = (bundle.projects ?? []).filter((project) =>
+    (project.members ?? []).some((member) => 'team' in member && member.team === 'web'),
+  )
+  assert.ok(ofWeb.length > 0)
+  assert.deepEqual(keys(projects), ofWeb.map((project) => project.key).sort())
+  const tasksOf = await ask('ada-key', { query: 'tasks of the web team', limit: 50 })
+  assert.deepEqual(tasksOf.interpreted.types, ['task'])
+  assert.deepEqual(tasksOf.interpreted.words, [])
+  const web = new Set(members('web'))
+  assert.ok(tasksOf.results.length > 0)
+  for (const hit of tasksOf.results) {
+    const task = bundle.tasks?.find((x) => x.key === keyOf(hit.id))
+    assert.ok(task?.assignee && web.has(task.assignee), hit.title)
+  }
+  // Alone, "platform team" finds the team itself; an explicit `team:` filters by name too.
+  const alone = await ask('ada-key', { query: 'platform team' })
+  assert.equal(alone.interpreted.filters.team, undefined)
+  assert.equal(keyOf(alone.results[0].id), 'platform')
+  const explicit = await ask('ada-key', { query: 'team:platform', limit: 50, types: ['person'] })
+  assert.deepEqual(keys(explicit), keys(people))
+  // A name no team has matches nothing; so does the id of none.
+  const nobody = await ask('ada-key', { query: 'people', filters: { team: 'Nonexistent' } })
+  assert.deepEqual(nobody.results, [])
+})
+
 test('"which OKRs are off track" lists the objectives of that health, by the one formula', async () => {
   for (const [query, verdicts] of [
     ['which OKRs are off track', ['off_track']],

@@ -37,10 +37,10 @@ export const searchTool: ToolDefinition<SearchArgs> = {
       Type.Object(
         {
           query: Type.String({ minLength: 1, maxLength: 500 }),
-          // The words "done last week" and "OKRs off track" say what these filters do, in fewer of
-          // the tokens a model reads on every turn.
+          // The words "done last week", "OKRs off track" and "the web team's tasks" say what
+          // these filters do, in fewer of the tokens a model reads on every turn.
           filters: Type.Optional(
-            Type.Omit(SearchFilters, ['completed_after', 'completed_before', 'health']),
+            Type.Omit(SearchFilters, ['completed_after', 'completed_before', 'health', 'team']),
           ),
           types: Type.Optional(
             Type.Array(Type.Enum([...SEARCH_KINDS]), { minItems: 1, uniqueItems: true }),
