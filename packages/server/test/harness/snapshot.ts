@@ -83,6 +83,9 @@ export async function snapshotFor(
     'changed since Monday',
     'people team:"Team 0"',
     'tasks team:"Team 1"',
+    "Person 1's tasks",
+    'tasks assigned to Person 2',
+    'assignee:"Person 0"',
   ])
     add(
       `search ${query}`,
