@@ -81,7 +81,14 @@ export async function runSearch(
       : question.terms
   // A person named in the question, or by name in `assignee`, is the assignee filter when the
   // caller may see them and the token reads people.
-  const person = await assigneeNamed(deps, caller, values, question.person?.words)
+  const person = caller.readableKinds.includes('person')
+    ? await namedFilter(
+        values.assignee,
+        (value) => value === 'me' || value.startsWith('usr_'),
+        question.person?.words,
+        (words) => resolvePersonName(deps.db, visibility, words),
+      )
+    : null
   if (person) {
     values.assignee = person.id
     const named = new Set(person.words)
@@ -90,7 +97,14 @@ export async function runSearch(
     )
   }
   // A team named in the question, or by name in `team`, as the person is.
-  const team = await teamNamed(deps, caller, values, question.team?.words)
+  const team = caller.readableKinds.includes('team')
+    ? await namedFilter(
+        values.team,
+        (value) => value.startsWith('team_'),
+        question.team?.words,
+        (words) => resolveTeamName(deps.db, visibility, words),
+      )
+    : null
   if (team) {
     values.team = team.id
     const named = new Set([...team.words, 'team'])
@@ -182,31 +196,6 @@ export async function runSearch(
   )
 }
 
-/**
- * The team the question's words name, or `team` names when it is not an id, among those the
- * caller may see, with the words that named it; null when the token may not read teams, or the
- * words name none or several. A name in `team` that names no team is left as it is: it then
- * matches nothing, as an unknown id does.
- */
-async function teamNamed(
-  deps: AppDeps,
-  caller: SearchCaller,
-  values: SearchFilterValues,
-  words: readonly string[] | undefined,
-): Promise<{ id: string; name: string; words: string[]; fromQuestion: boolean } | null> {
-  if (!caller.readableKinds.includes('team')) return null
-  const given = values.team
-  const asked =
-    given !== undefined && !given.startsWith('team_')
-      ? given.toLowerCase().split(/\s+/)
-      : given === undefined
-        ? words
-        : undefined
-  if (!asked || asked.length === 0) return null
-  const team = await resolveTeamName(deps.db, caller.visibility, asked)
-  return team ? { ...team, words: [...asked], fromQuestion: given === undefined } : null
-}
-
 // The request's filters with a single status as a list; impossible dates are a 422.
 function checkedFilters(filters: SearchRequest['filters']): SearchFilterValues {
   if (!filters) return {}
@@ -248,27 +237,31 @@ function checkedFilters(filters: SearchRequest['filters']): SearchFilterValues {
   return out
 }
 
+/** Whom or what a name refers to, and the words that named it. */
+interface Named {
+  id: string
+  name: string
+  words: string[]
+  /** Read from the question's words, not from a field of `filters`. */
+  fromQuestion: boolean
+}
+
 /**
- * The person the question names (`words`), or `assignee` names when it is neither `me` nor an id,
- * among those the caller may see, with the words that named them; null when the token may not
- * read people, or nobody (or more than one person) answers to the words. A name in `assignee`
- * that names nobody is left as it is: it then matches no one, as an unknown id does.
+ * What a filter's name refers to: the name given in `filters` (or read from an explicit filter)
+ * when it is no reference (`isReference`: an id, or `me`), else the question's `words`, resolved
+ * among what the caller may see by `resolve`. Null when nothing, or more than one, answers to
+ * them. A given name that names nothing is left as it is: it then matches nothing, as an unknown
+ * id does.
  */
-async function assigneeNamed(
-  deps: AppDeps,
-  caller: SearchCaller,
-  values: SearchFilterValues,
+async function namedFilter(
+  given: string | undefined,
+  isReference: (value: string) => boolean,
   words: readonly string[] | undefined,
-): Promise<{ id: string; name: string; words: string[] } | null> {
-  if (!caller.readableKinds.includes('person')) return null
-  const given = values.assignee
+  resolve: (words: string[]) => Promise<{ id: string; name: string } | null>,
+): Promise<Named | null> {
   const asked =
-    given !== undefined && given !== 'me' && !given.startsWith('usr_')
-      ? given.toLowerCase().split(/\s+/)
-      : given === undefined
-        ? words
-        : undefined
+    given === undefined ? words : isReference(given) ? undefined : given.toLowerCase().split(/\s+/)
   if (!asked || asked.length === 0) return null
-  const person = await resolvePersonName(deps.db, caller.visibility, asked)
-  return person ? { ...person, words: [...asked] } : null
+  const found = await resolve([...asked])
+  return found ? { ...found, words: [...asked], fromQuestion: given === undefined } : null
 }

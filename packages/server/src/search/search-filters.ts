@@ -177,9 +177,7 @@ export async function resolveTeamName(
            or to_tsvector('simple', t.name) @@ plainto_tsquery('simple', ${wanted}))
     order by t.id
     limit 20`.execute(db)
-  const whole = found.rows.find((row) => row.whole)
-  if (whole) return whole
-  return found.rows.length === 1 ? (found.rows[0] ?? null) : null
+  return wholeOrOnly(found.rows)
 }
 
 /**
@@ -200,9 +198,12 @@ export async function resolvePersonName(
            or lower(p.name) like ${`% ${likePattern(wanted)}`})
     order by p.id
     limit 20`.execute(db)
-  const whole = found.rows.find((row) => row.whole)
-  if (whole) return whole
-  return found.rows.length === 1 ? (found.rows[0] ?? null) : null
+  return wholeOrOnly(found.rows)
+}
+
+// The row whose whole name the words are, or else the only row; null when several match partly.
+function wholeOrOnly<T extends { whole: boolean }>(rows: T[]): T | null {
+  return rows.find((row) => row.whole) ?? (rows.length === 1 ? (rows[0] ?? null) : null)
 }
 
 // Text matched literally by LIKE.

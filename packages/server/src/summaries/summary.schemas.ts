@@ -42,31 +42,41 @@ export const SummaryFact = Type.Union([Type.String(), Type.Number(), Type.Boolea
   title: 'SummaryFact',
 })
 
+// What both forms of a summary say alike: the subject, the statements and the facts…
+const SUBJECT_AND_STATEMENTS = {
+  id: Type.String(),
+  type: Type.String(),
+  title: Type.String(),
+  url: Type.Optional(
+    Type.String({ description: "The subject's page; the last detail given up for the budget." }),
+  ),
+  as_of: Timestamp,
+  text: Type.String({
+    description: 'Statements about the subject; [n] after a name refers to sources[n-1].',
+  }),
+  facts: Type.Record(Type.String(), SummaryFact, {
+    description: 'Typed key facts; counts count only what the caller may open.',
+  }),
+}
+
+// …and whether anything was left out, within what budget.
+const CUT_AND_BUDGET = {
+  truncated: Type.Boolean({
+    description: 'Set when anything (links, quotes, facts, statements) was left out to fit.',
+  }),
+  budget: Budget,
+}
+
 /** `GET /v1/resources/:id/summary` (docs/api.md, "Summaries"). */
 export const SummaryResponse = Type.Object(
   {
-    id: Type.String(),
-    type: Type.String(),
-    title: Type.String(),
-    url: Type.Optional(
-      Type.String({ description: "The subject's page; the last detail given up for the budget." }),
-    ),
-    as_of: Timestamp,
-    text: Type.String({
-      description: 'Statements about the subject; [n] after a name refers to sources[n-1].',
-    }),
-    facts: Type.Record(Type.String(), SummaryFact, {
-      description: 'Typed key facts; counts count only what the caller may open.',
-    }),
+    ...SUBJECT_AND_STATEMENTS,
     sources: Type.Array(SummarySource, { description: 'Source n is the n-th entry.' }),
     links: Type.Array(SummaryLink),
     quotes: Type.Array(SummaryQuote, {
       description: "The quotations of people's text in `text`, in order, with where each is from.",
     }),
-    truncated: Type.Boolean({
-      description: 'Set when anything (links, quotes, facts, statements) was left out to fit.',
-    }),
-    budget: Budget,
+    ...CUT_AND_BUDGET,
   },
   { title: 'Summary' },
 )
@@ -80,19 +90,7 @@ export type SummaryBody = Static<typeof SummaryResponse>
  */
 export const CompactSummaryResponse = Type.Object(
   {
-    id: Type.String(),
-    type: Type.String(),
-    title: Type.String(),
-    url: Type.Optional(
-      Type.String({ description: "The subject's page; the last detail given up for the budget." }),
-    ),
-    as_of: Timestamp,
-    text: Type.String({
-      description: 'Statements about the subject; [n] after a name refers to sources[n-1].',
-    }),
-    facts: Type.Record(Type.String(), SummaryFact, {
-      description: 'Typed key facts; counts count only what the caller may open.',
-    }),
+    ...SUBJECT_AND_STATEMENTS,
     sources: Type.Array(Type.String(), {
       description:
         'The id of each source: [n] in `text` is the n-th. Its summary, record and page follow ' +
@@ -103,10 +101,7 @@ export const CompactSummaryResponse = Type.Object(
         'Neighbours worth following, by how they relate (project, assignee, overdue…), as ' +
         'source numbers in the order of `format=full`’s links.',
     }),
-    truncated: Type.Boolean({
-      description: 'Set when anything (links, quotes, facts, statements) was left out to fit.',
-    }),
-    budget: Budget,
+    ...CUT_AND_BUDGET,
   },
   { title: 'CompactSummary' },
 )
