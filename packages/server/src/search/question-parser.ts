@@ -40,6 +40,12 @@ export interface QueryTerm {
   text: string
   /** Texts any of which covers the term: the word, its other spellings, `or` alternatives. */
   alternatives: string[]
+  /**
+   * The one word it makes with a neighbour written apart ("road map" → "roadmap"): searched as an
+   * alternative only where some item the caller may open has it (search.queries.ts), since a
+   * made-up word has no statistics and the planner guesses it common.
+   */
+  joined: string[]
   /** A prefix that covers the term too: the last word of a query may be half typed. */
   prefix: string | null
   /** The word compared with titles by trigram similarity, for typos; null when too short. */
@@ -249,18 +255,19 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
     terms.push({
       text: token.text,
       alternatives: alternativesOf(token.text),
+      joined: [],
       prefix: null,
       fuzzy: /^\p{L}{5,}$/u.test(token.text) ? token.text : null,
     })
   }
-  // Two words may be one written apart ("road map", "check out"): each also matches the two
+  // Two words may be one written apart ("road map", "check out"): each may also match the two
   // joined, so an item that writes them as one word covers both.
   for (const [i, term] of terms.entries()) {
     const next = terms[i + 1]
     if (!next || !/^\p{L}+$/u.test(term.text) || !/^\p{L}+$/u.test(next.text)) continue
     const joined = `${term.text}${next.text}`
-    term.alternatives.push(joined)
-    next.alternatives.push(joined)
+    term.joined.push(joined)
+    next.joined.push(joined)
   }
   // The last word may be half typed, unless the query ends in a space or punctuation.
   const lastTerm = terms.at(-1)

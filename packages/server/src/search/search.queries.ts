@@ -93,7 +93,7 @@ export async function searchIndex(
   const readable = sql`${sql.val([...input.readableKinds])}::text[]`
   const indexBase = sql`r.workspace_id = ${ws} and r.type = any(${sql.val(indexed)}::text[])
         and ${required('r')} and ${indexFilter(input.filters, ws, 'r')} and ${visibility.rowInBulk('r')}`
-  const terms = await nearMissesOfUnmatched(
+  const terms = await termsAmongVisible(
     db,
     ws,
     input.question.terms,
@@ -320,13 +320,17 @@ function nearOf(term: SearchTerm): RawBuilder<unknown> {
 }
 
 /**
- * The terms with near misses (typo tolerance, the last word as a prefix) kept only for words that
- * no candidate's text matches as they are (`base` is the candidates' condition: visible,
- * filtered): a typo or a half-typed word rarely matches anything, and a word that does is
- * neither. It also keeps statements fast: the planner has no statistics for a prefix and guesses
- * it common, so a window with one walked every row newest first for a word in no activity
- * entry. Decided among visible items only, like the windows, so hidden
- * items cannot change it.
+ * The terms as searched, decided among what the caller may open (`base` is the candidates'
+ * condition: visible, filtered), so hidden items cannot change them:
+ *
+ * - **Near misses** (typo tolerance, the last word as a prefix) only for words that no candidate's
+ *   text matches as they are: a typo or a half-typed word rarely matches anything, and a word that
+ *   does is neither. It also keeps statements fast: the planner has no statistics for a prefix and
+ *   guesses it common, so a window with one walked every row newest first for a word in no
+ *   activity entry.
+ * - **Words joined** ("road map" as "roadmap") only where some candidate has the joined word: a
+ *   made-up one has no statistics either, and guessed common it made a question's window walk a
+ *   large workspace newest first (bench/HISTORY.md, "Kinds, health and times in the question").
  *
  * A misspelled word's near misses are the vocabulary's words it nearly spells: found by pg_trgm's
  * word similarity (`<%`, the trigram index), kept when at most one edit away (two for words over
@@ -337,7 +341,7 @@ function nearOf(term: SearchTerm): RawBuilder<unknown> {
  * a word only hidden titles have matches nothing the caller sees, and no cap lets it push out one
  * that would.
  */
-async function nearMissesOfUnmatched(
+async function termsAmongVisible(
   db: Db,
   workspaceId: string,
   terms: readonly QueryTerm[],
@@ -345,18 +349,24 @@ async function nearMissesOfUnmatched(
 ): Promise<SearchTerm[]> {
   const plain = (term: QueryTerm): SearchTerm => ({ ...term, fuzzy: null, prefix: null, near: [] })
   const near = terms.filter((term) => term.fuzzy || term.prefix)
-  if (near.length === 0) return terms.map((term) => ({ ...term, near: [] }))
+  const joined = [...new Set(terms.flatMap((term) => term.joined))]
+  if (near.length === 0 && joined.length === 0) return terms.map((term) => ({ ...term, near: [] }))
   if (base === null) return terms.map(plain)
   // Without the prefix, so that the words' own statistics pick the GIN index (a guessed-common
-  // prefix made this a scan of every row).
-  const found = await sql<{ found: boolean[] }>`select array[${sql.join(
-    near.map(
-      (term) =>
-        sql`exists (select from resource_index r where ${base}
-          and r.tsv @@ ${termQuery({ ...term, prefix: null })})`,
-    ),
-  )}] as found`.execute(db)
-  const matched = new Set(near.filter((_, i) => found.rows[0]?.found[i]))
+  // prefix made this a scan of every row). A joined word is one lexeme of the `simple` vectors.
+  const exists = (query: RawBuilder<unknown>) =>
+    sql`exists (select from resource_index r where ${base} and r.tsv @@ ${query})`
+  const found = await sql<{ found: boolean[] }>`select array[${sql.join([
+    ...near.map((term) => exists(termQuery({ ...term, prefix: null }))),
+    ...joined.map((word) => exists(sql`to_tsquery('simple', ${word})`)),
+  ])}] as found`.execute(db)
+  const flags = found.rows[0]?.found ?? []
+  const matched = new Set(near.filter((_, i) => flags[i]))
+  const joinedFound = new Set(joined.filter((_, i) => flags[near.length + i]))
+  const withJoined = (term: QueryTerm): QueryTerm => ({
+    ...term,
+    alternatives: [...term.alternatives, ...term.joined.filter((word) => joinedFound.has(word))],
+  })
   const misspelled = near.flatMap((term) => (!matched.has(term) && term.fuzzy ? [term.fuzzy] : []))
   const words = new Map<string, string[]>()
   if (misspelled.length > 0) {
@@ -370,8 +380,8 @@ async function nearMissesOfUnmatched(
     }
   }
   return terms.map((term) =>
-    matched.has(term)
-      ? plain(term)
-      : { ...term, near: term.fuzzy ? (words.get(term.fuzzy) ?? []).sort() : [] },
+    matched.has(term) || !(term.fuzzy || term.prefix)
+      ? { ...plain(withJoined(term)), near: [] }
+      : { ...withJoined(term), near: term.fuzzy ? (words.get(term.fuzzy) ?? []).sort() : [] },
   )
 }
