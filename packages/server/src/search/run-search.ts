@@ -6,13 +6,9 @@ import { ProblemError } from '../api/problem-catalogue.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { safeLine } from '../lib/safe-text.ts'
 import { packSearch } from './pack-search.ts'
-import {
-  isKindWord,
-  isTaskNoun,
-  isValidDay,
-  parseQuestion,
-  type SearchFilterValues,
-} from './question-parser.ts'
+import { isValidDay } from './question-dates.ts'
+import { parseQuestion } from './question-parser.ts'
+import { isKindWord, isTaskNoun } from './question-vocabulary.ts'
 import { presentHit } from './search.present.ts'
 import { type SearchRow, searchIndex } from './search.queries.ts'
 import {
@@ -23,6 +19,7 @@ import {
   type SearchKind,
   type SearchResponse,
 } from './search.schemas.ts'
+import type { SearchFilterValues } from './search-filter-values.ts'
 import {
   kindsFor,
   resolveFilters,

@@ -2,8 +2,9 @@ import { type RawBuilder, sql } from 'kysely'
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import { type HealthVerdict, okrHealth } from '../graph/okrs/okr-health.ts'
-import type { SearchFilterValues, TaskStatus } from './question-parser.ts'
+import type { TaskStatus } from './question-vocabulary.ts'
 import type { SearchKind } from './search.schemas.ts'
+import type { SearchFilterValues } from './search-filter-values.ts'
 
 /*
  * Search filters (docs/api.md, "Search"): which kinds each applies to, how a name or id is

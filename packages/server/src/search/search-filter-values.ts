@@ -1,0 +1,22 @@
+import type { HealthVerdict } from '../graph/okrs/okr-health.ts'
+import type { TaskStatus } from './question-vocabulary.ts'
+
+/** Filters as the API names them (the request's `filters` and `interpreted.filters`). */
+export interface SearchFilterValues {
+  status?: TaskStatus[]
+  assignee?: string
+  project_id?: string
+  due_before?: string
+  due_after?: string
+  updated_after?: string
+  updated_before?: string
+  /** Tasks completed at or after this time. */
+  completed_after?: string
+  /** Tasks completed before this time. */
+  completed_before?: string
+  /** Objectives whose health is one of these. */
+  health?: HealthVerdict[]
+  /** A team's id or name: its members, its projects, the tasks assigned to its members. */
+  team?: string
+  created_by?: string
+}
