@@ -39,7 +39,15 @@ function checksum(body: string): string {
  * scanner or our own authenticator can tell a real secret from a typo without a lookup.
  */
 export function newSecret(prefix: string): string {
-  const body = base62(randomBytes(32), RANDOM_LENGTH)
+  return secretFrom(prefix, randomBytes(32))
+}
+
+/**
+ * A secret in the same form as `newSecret`'s, made from 32 bytes the caller derived (the demo's
+ * API key, from the service secret): the same bytes give the same secret.
+ */
+export function secretFrom(prefix: string, bytes: Buffer): string {
+  const body = base62(bytes, RANDOM_LENGTH)
   const secret = `${prefix}${body}${checksum(prefix + body)}`
   noteMinted(secret)
   return secret

@@ -1,5 +1,6 @@
+import { hkdfSync } from 'node:crypto'
 import { type Kysely, sql } from 'kysely'
-import { hashSecret, lastFour, newSecret, SECRET_PREFIX } from '../access/secrets.ts'
+import { hashSecret, lastFour, SECRET_PREFIX, secretFrom } from '../access/secrets.ts'
 import { DEMO_PASSWORD, demoBundle } from '../bundle/demo/demo-bundle.ts'
 import { importBundle } from '../bundle/import-bundle.ts'
 import { SCOPES } from '../catalogue/scopes.ts'
@@ -13,6 +14,11 @@ export interface DemoAccess {
   personName: string
   personEmail: string
   apiKey: string
+  /**
+   * The demo keys this start revoked or found revoked, when it had to make a new one: the key
+   * stays the same across starts until it is revoked or the service secret changes.
+   */
+  keyReplaced: { last4: string; revokedAt: Date; byThisStart: boolean }[]
   password: string
   /** The demo's sample OAuth app (public, redirecting to a loopback callback). */
   oauthClient: { id: string; redirectUri: string } | null
@@ -22,11 +28,15 @@ export interface DemoAccess {
 const DEMO_KEY_NAME = 'Demo key (serve --demo)'
 
 /**
- * Makes sure the demo workspace exists (importing it on first start) and mints a fresh API key
- * for its owner, revoking the key of the previous start: the plaintext key is printed, never
- * stored, so there is no secret at rest to recover it from.
+ * Makes sure the demo workspace exists (importing it on first start) and that its owner has the
+ * demo API key (docs/configuration.md, "The demo"): the same key at every start of the same data
+ * folder, so what was made with it (webhooks, OAuth grants) outlives a restart.
  */
-export async function prepareDemo(db: Kysely<Database>, now: Date): Promise<DemoAccess> {
+export async function prepareDemo(
+  db: Kysely<Database>,
+  now: Date,
+  secret: Buffer,
+): Promise<DemoAccess> {
   let workspace = await findDemoWorkspace(db)
   let imported = false
   if (!workspace) {
@@ -45,15 +55,82 @@ export async function prepareDemo(db: Kysely<Database>, now: Date): Promise<Demo
     imported = true
   }
   if (!workspace) throw new Error('The demo workspace could not be created.')
-  const apiKey = newSecret(SECRET_PREFIX.apiKey)
+  const key = await demoKey(db, workspace, secret, now)
+  const sample = await db
+    .selectFrom('oauth_clients')
+    .select(['id', 'redirect_uris'])
+    .where('workspace_id', '=', workspace.id)
+    .orderBy('id')
+    .executeTakeFirst()
+  return {
+    oauthClient: sample ? { id: sample.id, redirectUri: sample.redirect_uris[0] as string } : null,
+    workspaceId: workspace.id,
+    workspaceName: workspace.name,
+    personName: workspace.personName,
+    personEmail: workspace.personEmail,
+    apiKey: key.apiKey,
+    keyReplaced: key.replaced,
+    password: DEMO_PASSWORD,
+    imported,
+  }
+}
+
+/**
+ * The demo key: derived from the service secret and the demo workspace, never stored (only its
+ * hash is, as for every key), so each start prints the same key without a secret at rest to
+ * recover it from beyond the service secret itself. The n-th demo key is derived from n: one that
+ * was revoked stays revoked, and the next start makes the next. A live demo key that is none of
+ * them (made with another service secret, or by an earlier version at random) cannot be printed
+ * again, so it is revoked, and the start says so.
+ */
+async function demoKey(
+  db: Kysely<Database>,
+  workspace: { id: string; personId: string },
+  secret: Buffer,
+  now: Date,
+): Promise<{ apiKey: string; replaced: DemoAccess['keyReplaced'] }> {
+  const made = await db
+    .selectFrom('tokens')
+    .select(['id', 'secret_hash', 'last4', 'revoked_at', 'expires_at'])
+    .where('workspace_id', '=', workspace.id)
+    .where('name', '=', DEMO_KEY_NAME)
+    .orderBy('created_at')
+    .execute()
+  const keyAt = (n: number) =>
+    secretFrom(
+      SECRET_PREFIX.apiKey,
+      Buffer.from(
+        hkdfSync('sha256', secret, Buffer.alloc(0), `workgraph demo key ${workspace.id} ${n}`, 32),
+      ),
+    )
+  const live = (row: (typeof made)[number]) =>
+    row.revoked_at === null && (row.expires_at === null || row.expires_at > now)
+  for (let n = 0; n < made.length; n++) {
+    const apiKey = keyAt(n)
+    const hash = hashSecret(apiKey)
+    const row = made.find((candidate) => hash.equals(candidate.secret_hash))
+    if (row && live(row)) return { apiKey, replaced: [] }
+  }
+  const apiKey = keyAt(made.length)
+  const replaced: DemoAccess['keyReplaced'] = made.flatMap((row) =>
+    row.revoked_at ? [{ last4: row.last4, revokedAt: row.revoked_at, byThisStart: false }] : [],
+  )
   await db.transaction().execute(async (trx) => {
-    await trx
-      .updateTable('tokens')
-      .set({ revoked_at: now })
-      .where('workspace_id', '=', workspace.id)
-      .where('name', '=', DEMO_KEY_NAME)
-      .where('revoked_at', 'is', null)
-      .execute()
+    const unprintable = made.filter(live)
+    if (unprintable.length > 0) {
+      await trx
+        .updateTable('tokens')
+        .set({ revoked_at: now })
+        .where('workspace_id', '=', workspace.id)
+        .where(
+          'id',
+          'in',
+          unprintable.map((row) => row.id),
+        )
+        .execute()
+      for (const row of unprintable)
+        replaced.push({ last4: row.last4, revokedAt: now, byThisStart: true })
+    }
     await trx
       .insertInto('tokens')
       .values({
@@ -70,22 +147,8 @@ export async function prepareDemo(db: Kysely<Database>, now: Date): Promise<Demo
       })
       .execute()
   })
-  const sample = await db
-    .selectFrom('oauth_clients')
-    .select(['id', 'redirect_uris'])
-    .where('workspace_id', '=', workspace.id)
-    .orderBy('id')
-    .executeTakeFirst()
-  return {
-    oauthClient: sample ? { id: sample.id, redirectUri: sample.redirect_uris[0] as string } : null,
-    workspaceId: workspace.id,
-    workspaceName: workspace.name,
-    personName: workspace.personName,
-    personEmail: workspace.personEmail,
-    apiKey,
-    password: DEMO_PASSWORD,
-    imported,
-  }
+  // Only the latest end matters to the banner: what stopped working since the last start.
+  return { apiKey, replaced: replaced.slice(-1) }
 }
 
 async function findDemoWorkspace(db: Db) {

@@ -45,7 +45,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const jobs = startBackgroundJobs(deps, logger, { dispatch: config.webhooksDispatch })
   const stopped = stopSignal()
   try {
-    const demo = values.demo ? await prepareDemo(handle.db, deps.clock.now()) : undefined
+    const demo = values.demo ? await prepareDemo(handle.db, deps.clock.now(), secret) : undefined
     await app.listen({ port: config.port, host: config.host })
     const base = config.publicUrl
     const lines = [
@@ -58,7 +58,12 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
         ``,
         `Demo workspace "${demo.workspaceName}" (${demo.workspaceId})${demo.imported ? ', imported just now' : ''}.`,
         `Sign-in for the dashboard and OAuth apps: ${demo.personEmail} / ${demo.password}`,
-        `API key of ${demo.personName}, owner (a new key is made at every start): ${demo.apiKey}`,
+        `API key of ${demo.personName}, owner (the same at every start of this data folder): ${demo.apiKey}`,
+        ...demo.keyReplaced.map((ended) =>
+          ended.byThisStart
+            ? `(This start revoked the earlier demo key …${ended.last4}, which it could not print again: it was made with another secret or an earlier version. Webhooks made with it stop; make them again with this key.)`
+            : `(The demo key …${ended.last4} was revoked on ${ended.revokedAt.toISOString()}; this is a new one.)`,
+        ),
         ...(demo.oauthClient
           ? [
               `Sample OAuth app (public, PKCE): client_id ${demo.oauthClient.id}, redirect ${demo.oauthClient.redirectUri} (docs/oauth.md)`,
