@@ -105,7 +105,8 @@ export const SETTINGS: readonly SettingSpec[] = [
   {
     env: 'WEBHOOKS_ALLOW_HTTP_LOOPBACK',
     default: 'false',
-    description: 'Development only: allow plain `http` webhook endpoints on loopback addresses.',
+    description:
+      'Development only: allow plain `http` webhook endpoints on loopback addresses. `serve --demo` turns it on unless it is set.',
   },
   {
     env: 'WEBHOOKS_DISPATCH',

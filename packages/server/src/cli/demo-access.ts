@@ -29,7 +29,7 @@ const DEMO_KEY_NAME = 'Demo key (serve --demo)'
 
 /**
  * Makes sure the demo workspace exists (importing it on first start) and that its owner has the
- * demo API key (docs/configuration.md, "The demo"): the same key at every start of the same data
+ * demo API key (docs/bundles.md, `serve --demo`): the same key at every start of the same data
  * folder, so what was made with it (webhooks, OAuth grants) outlives a restart.
  */
 export async function prepareDemo(

@@ -26,13 +26,19 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     },
     strict: true,
   })
-  const config = loadConfig(io.env, {
+  // The demo is a laptop's sandbox: its webhooks may call a receiver on the same machine over
+  // plain http unless the setting says otherwise (docs/webhooks.md, "Receiving locally").
+  const demoEnv =
+    values.demo && io.env.WEBHOOKS_ALLOW_HTTP_LOOPBACK === undefined
+      ? { ...io.env, WEBHOOKS_ALLOW_HTTP_LOOPBACK: 'true' }
+      : io.env
+  const config = loadConfig(demoEnv, {
     port: values.port,
     host: values.host,
     data: values.data,
     databaseUrl: values['database-url'],
   })
-  const secret = loadSecret(io.env, config)
+  const secret = loadSecret(demoEnv, config)
   const logger = createLogger(config.logLevel)
   const handle = await openMigratedDatabase(config, (error) =>
     logger.warn(
@@ -67,6 +73,11 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
         ...(demo.oauthClient
           ? [
               `Sample OAuth app (public, PKCE): client_id ${demo.oauthClient.id}, redirect ${demo.oauthClient.redirectUri} (docs/oauth.md)`,
+            ]
+          : []),
+        ...(config.webhooksAllowHttpLoopback
+          ? [
+              `Webhooks may call this machine over plain http (http://127.0.0.1:<port>/…): WEBHOOKS_ALLOW_HTTP_LOOPBACK is on in the demo.`,
             ]
           : []),
         ``,

@@ -35,6 +35,11 @@ function isAllowedPort(protocol: string, port: string): boolean {
 
 const BLOCKED_NAMES = /(^|\.)(localhost|local|internal|home\.arpa)$/
 
+// Why plain http to a loopback address is refused, and the setting that allows it.
+const LOOPBACK_REASON =
+  'The URL must use https. Plain http to this machine (localhost, 127.0.0.1, [::1]) is allowed ' +
+  'when the server runs with WEBHOOKS_ALLOW_HTTP_LOOPBACK=true, as `serve --demo` does.'
+
 /** Registration-time check of a webhook URL. */
 export function checkEndpointUrl(
   raw: string,
@@ -52,8 +57,11 @@ export function checkEndpointUrl(
   const host = bareHost(url.hostname).replace(/\.$/, '')
   const loopback = host === 'localhost' || isLoopbackAddress(host)
   const devLoopback = options.allowHttpLoopback && loopback
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && devLoopback))
-    return { ok: false, reason: 'The URL must use https.' }
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && devLoopback)) {
+    // Plain http to this machine is the one refusal a setting lifts: name it.
+    const lifted = url.protocol === 'http:' && loopback
+    return { ok: false, reason: lifted ? LOOPBACK_REASON : 'The URL must use https.' }
+  }
   if (url.username || url.password)
     return { ok: false, reason: 'The URL must not contain a user name or password.' }
   if (url.hash) return { ok: false, reason: 'The URL must not contain a fragment.' }

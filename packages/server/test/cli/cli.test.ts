@@ -137,6 +137,14 @@ test('serve --demo prints a curl line that works, and shuts down on SIGTERM', as
   assert.equal(response.status, 200)
   const body = (await response.json()) as { data: unknown[] }
   assert.ok(body.data.length > 5)
+  // The demo's webhooks may call a receiver on this machine over plain http, without a setting.
+  const hook = await fetch(`http://127.0.0.1:${port}/v1/webhooks`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ url: 'http://127.0.0.1:4000/hook', events: ['task.created'] }),
+  })
+  assert.equal(hook.status, 201, await hook.clone().text())
+  assert.match(server.output(), /WEBHOOKS_ALLOW_HTTP_LOOPBACK is on in the demo/)
   server.child.kill('SIGTERM')
   assert.equal(await server.exit(), 0)
 })

@@ -5,7 +5,7 @@ import { newSecret, SECRET_PREFIX } from '../../src/access/secrets.ts'
 import { prepareDemo } from '../../src/cli/demo-access.ts'
 import { client, startTestApp, TEST_SECRET, type TestApp } from '../harness/test-app.ts'
 
-// The demo's API key (docs/configuration.md, "The demo"): the same at every start of the same data
+// The demo's API key (docs/bundles.md, `serve --demo`): the same at every start of the same data
 // folder, so webhooks made with it outlive a restart; a revoked one stays revoked, and the start
 // that makes the next one says what ended.
 
