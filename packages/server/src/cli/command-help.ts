@@ -80,6 +80,15 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     usage: ['mcp'],
     options: [],
   },
+  listen: {
+    summary:
+      'Forwards the webhooks of WORKGRAPH_URL to your app, through a temporary endpoint (docs/webhooks.md).',
+    usage: ['listen  --forward-to URL [--events task.created,…]'],
+    options: [
+      ['--forward-to URL', 'your app: each signed delivery is passed on to it unchanged'],
+      ['--events LIST', 'only these events (default: every event)'],
+    ],
+  },
 }
 
 /** `workgraph <command> --help`. */

@@ -6,6 +6,7 @@ import { type CliIO, CommandFailure, UsageError } from './cli-io.ts'
 import { commandHelpText, overviewText } from './command-help.ts'
 import { demoCommand } from './demo.command.ts'
 import { importCommand } from './import.command.ts'
+import { listenCommand } from './listen.command.ts'
 import { mcpCommand } from './mcp.command.ts'
 import { migrateCommand } from './migrate.command.ts'
 import { oauthClientCommand } from './oauth-client.command.ts'
@@ -23,6 +24,7 @@ export const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<num
   'oauth-client': oauthClientCommand,
   user: userCommand,
   mcp: mcpCommand,
+  listen: listenCommand,
 }
 
 const HELP_FLAGS = new Set(['--help', '-h', 'help'])
