@@ -1319,8 +1319,7 @@ export interface components {
             summary?: string;
             project_id?: string | null;
             /**
-             * @description `project`: whoever may open the project (without one, every non-guest member). `private`: you alone until shared.
-             * @default project
+             * @description `project`: whoever may open the project (without one, every non-guest member). `private`: you alone until shared. Default: `project`.
              * @enum {unknown}
              */
             visibility?: "project" | "private";
@@ -1381,7 +1380,7 @@ export interface components {
             assignee_id?: string | null;
             due?: string | null;
             /**
-             * @default todo
+             * @description Default: `todo`.
              * @enum {unknown}
              */
             status?: "todo" | "in_progress" | "blocked" | "done";
@@ -1743,10 +1742,7 @@ export interface components {
         };
         /** RotateApiKeyRequest */
         RotateApiKeyRequest: {
-            /**
-             * @description How long the old key keeps working (0–7 days).
-             * @default 86400
-             */
+            /** @description How long the old key keeps working (0–7 days). Default: `86400`. */
             overlap_seconds?: number;
         };
         /** RotatedApiKey */
@@ -1786,10 +1782,7 @@ export interface components {
         };
         /** RotateWebhookSecretRequest */
         RotateWebhookSecretRequest: {
-            /**
-             * @description How long the previous secret keeps signing beside the new one (0..7 days).
-             * @default 86400
-             */
+            /** @description How long the previous secret keeps signing beside the new one (0..7 days). Default: `86400`. */
             grace_period_seconds?: number;
             /** @description Rotate even while a previous secret is still live; that one stops at once. */
             force?: boolean;
@@ -1913,13 +1906,10 @@ export interface components {
             filters?: components["schemas"]["SearchFilters"];
             /** @description Only these kinds (each needs its read scope). Default: every kind the token may read. */
             types?: ("person" | "team" | "project" | "canvas" | "task" | "okr" | "comment" | "activity")[];
-            /** @default 10 */
+            /** @description Default: `10`. */
             limit?: number;
             cursor?: string;
-            /**
-             * @description Token budget of the whole response (o200k_base).
-             * @default 2000
-             */
+            /** @description Token budget of the whole response (o200k_base). Default: `2000`. */
             max_tokens?: number;
         };
         /** SearchResult */

@@ -6,6 +6,7 @@ import { webhookEventSchemas } from '../webhooks/webhook-events.schemas.ts'
 import { withDryRunResponse } from './dry-run-responses.ts'
 import { hoistNamedSchemas } from './named-schemas.ts'
 import { oauthPaths } from './oauth-paths.ts'
+import { requestDefaultsInWords } from './request-defaults.ts'
 import { AUTHENTICATED_HEADERS, headerRefs, RESPONSE_HEADERS } from './response-headers.ts'
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is JSON shaped by @fastify/swagger
@@ -155,7 +156,7 @@ function components(publicUrl: string, schemas: Json): Json {
 /**
  * Turns what @fastify/swagger generates from the route schemas into the published contract
  * (docs/api.md, "OpenAPI"): named schemas, problem+json errors, headers, both security schemes,
- * the OAuth endpoints, tags and the webhooks each endpoint receives.
+ * the OAuth endpoints, tags, the webhooks each endpoint receives, and requests' defaults in words.
  */
 export function finishDocument(generated: Json, publicUrl: string): Json {
   const paths: Json = {}
@@ -181,5 +182,6 @@ export function finishDocument(generated: Json, publicUrl: string): Json {
   }
   // Errors are declared once, as components.responses, so no path names the problem body.
   hoistNamedSchemas(ProblemSchema, schemas)
+  requestDefaultsInWords(document.paths, schemas)
   return { ...document, components: components(publicUrl, schemas) }
 }
