@@ -6,6 +6,7 @@ import { importBundle } from '../bundle/import-bundle.ts'
 import { SCOPES } from '../catalogue/scopes.ts'
 import type { Database, Db } from '../db/database.ts'
 import { newId } from '../lib/ids.ts'
+import { verifyPassword } from '../lib/password.ts'
 
 /** The demo workspace and who the printed key belongs to. */
 export interface DemoAccess {
@@ -19,7 +20,8 @@ export interface DemoAccess {
    * stays the same across starts until it is revoked or the service secret changes.
    */
   keyReplaced: { last4: string; revokedAt: Date; byThisStart: boolean }[]
-  password: string
+  /** The demo password, while it is still the owner's: null once another was set. */
+  password: string | null
   /** The demo's sample OAuth app (public, redirecting to a loopback callback). */
   oauthClient: { id: string; redirectUri: string } | null
   imported: boolean
@@ -70,7 +72,9 @@ export async function prepareDemo(
     personEmail: workspace.personEmail,
     apiKey: key.apiKey,
     keyReplaced: key.replaced,
-    password: DEMO_PASSWORD,
+    password: (await stillDemoPassword(db, workspace.id, workspace.personId))
+      ? DEMO_PASSWORD
+      : null,
     imported,
   }
 }
@@ -149,6 +153,17 @@ async function demoKey(
   })
   // Only the latest end matters to the banner: what stopped working since the last start.
   return { apiKey, replaced: replaced.slice(-1) }
+}
+
+// Whether the demo owner still signs in with the demo password (`user set-password` changes it).
+async function stillDemoPassword(db: Db, workspaceId: string, personId: string): Promise<boolean> {
+  const person = await db
+    .selectFrom('people')
+    .select('password_hash')
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', personId)
+    .executeTakeFirst()
+  return person?.password_hash ? verifyPassword(DEMO_PASSWORD, person.password_hash) : false
 }
 
 async function findDemoWorkspace(db: Db) {

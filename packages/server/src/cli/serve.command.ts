@@ -63,7 +63,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       lines.push(
         ``,
         `Demo workspace "${demo.workspaceName}" (${demo.workspaceId})${demo.imported ? ', imported just now' : ''}.`,
-        `Sign-in for the dashboard and OAuth apps: ${demo.personEmail} / ${demo.password}`,
+        `Sign-in for the dashboard and OAuth apps: ${demo.personEmail} / ${demo.password ?? '(the password set with workgraph user set-password)'}`,
         `API key of ${demo.personName}, owner (the same at every start of this data folder): ${demo.apiKey}`,
         ...demo.keyReplaced.map((ended) =>
           ended.byThisStart

@@ -167,6 +167,27 @@ test('a second serve on the same data folder refuses to start', {
   assert.equal(await third.exit(), 0)
 })
 
+test('set-password while a server holds the embedded database says what to do', {
+  skip: ENGINE !== 'pglite',
+}, async () => {
+  const data = ['--data', join(dir, 'held')]
+  const server = startCli(['serve', '--demo', '--port', String(await freePort()), ...data], env)
+  try {
+    const [, email] = await server.waitFor(/Sign-in for the dashboard and OAuth apps: (\S+) \//)
+    const set = await runCaptured(
+      ['user', 'set-password', '--email', email as string, ...data],
+      env,
+      'a long passphrase\n',
+    )
+    assert.equal(set.code, 1)
+    assert.match(set.stderr, /in use by another Workgraph process \(pid \d+\)/)
+    assert.match(set.stderr, /stop it \(Ctrl-C where it runs\), run this again, then start it/)
+  } finally {
+    server.child.kill('SIGTERM')
+    await server.exit()
+  }
+})
+
 test('user set-password reads stdin; oauth-client create registers public and confidential apps', async () => {
   const file = join(dir, 'people.json')
   writeFileSync(file, JSON.stringify(smallBundle()))

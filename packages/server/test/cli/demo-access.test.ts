@@ -2,7 +2,10 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { sql } from 'kysely'
 import { newSecret, SECRET_PREFIX } from '../../src/access/secrets.ts'
+import { DEMO_PASSWORD } from '../../src/bundle/demo/demo-bundle.ts'
 import { prepareDemo } from '../../src/cli/demo-access.ts'
+import { hashPassword } from '../../src/lib/password.ts'
+import { setEmailPassword } from '../../src/web/email-passwords.ts'
 import { client, startTestApp, TEST_SECRET, type TestApp } from '../harness/test-app.ts'
 
 // The demo's API key (docs/bundles.md, `serve --demo`): the same at every start of the same data
@@ -43,6 +46,19 @@ test('every start prints the same demo key, and the key of an earlier start keep
     t.db.db,
   )
   assert.equal(plain.rows[0]?.n, 0)
+})
+
+test('the banner’s password is the demo one only while the owner still has it', async () => {
+  const before = await start()
+  assert.equal(before.password, DEMO_PASSWORD)
+  await t.db.db.transaction().execute(async (trx) =>
+    setEmailPassword(trx, {
+      email: before.personEmail,
+      hash: await hashPassword('a passphrase of their own'),
+      now: NOW,
+    }),
+  )
+  assert.equal((await start()).password, null)
 })
 
 test('a revoked demo key stays revoked; the next start makes another and says so', async () => {

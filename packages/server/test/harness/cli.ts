@@ -8,11 +8,14 @@ import { runCli } from '../../src/cli/run-cli.ts'
 /** The CLI entry file, for tests that start real processes. */
 export const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url))
 
-/** Runs a CLI command in this process and captures what it prints. */
+/**
+ * Runs a CLI command in this process and captures what it prints; `stdin` is text piped to it,
+ * or an input of its own (a terminal).
+ */
 export async function runCaptured(
   argv: string[],
   env: NodeJS.ProcessEnv = {},
-  stdin = '',
+  stdin: string | NonNullable<CliIO['stdin']> = '',
 ): Promise<{ code: number; stdout: string; stderr: string }> {
   let stdout = ''
   let stderr = ''
@@ -20,7 +23,7 @@ export async function runCaptured(
     stdout: { write: (text: string) => (stdout += text) },
     stderr: { write: (text: string) => (stderr += text) },
     env: { LOG_LEVEL: 'silent', ...env },
-    stdin: Readable.from([stdin]),
+    stdin: typeof stdin === 'string' ? Readable.from([stdin]) : stdin,
   }
   const code = await runCli(argv, io)
   return { code, stdout, stderr }
