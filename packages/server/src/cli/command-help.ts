@@ -70,7 +70,7 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
   },
   user: {
     summary:
-      'Sets the password an email signs in with in every workspace, read from standard input; ends their sessions.',
+      'Sets the password an email signs in with in every workspace, asked without echo (or piped); ends their sessions.',
     usage: ['user    set-password --email EMAIL [--data DIR | --database-url URL]'],
     options: [['--email EMAIL', 'the person, in every workspace they belong to'], ...DATABASE],
   },
