@@ -1,6 +1,5 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { openMigratedDatabase } from '../../src/cli/open-database.ts'
@@ -8,29 +7,22 @@ import { loadConfig } from '../../src/config.ts'
 import { verifyPassword } from '../../src/lib/password.ts'
 import { startSession } from '../../src/web/web-session.ts'
 import { smallBundle } from '../harness/bundles.ts'
-import { freePort, runCaptured, startCli } from '../harness/cli.ts'
+import { type CliData, cliData, freePort, runCaptured, startCli } from '../harness/cli.ts'
 import { TEST_SECRET } from '../harness/test-app.ts'
-import { ENGINE, openTestDatabase, type TestDatabase } from '../harness/test-database.ts'
+import { ENGINE } from '../harness/test-database.ts'
 
 // On PGlite the commands use a data folder of this file; on PostgreSQL a database of its own.
+let cli: CliData
 let dir: string
-let database: TestDatabase | undefined
 let target: string[]
 const env = { WORKGRAPH_SECRET: TEST_SECRET.toString('base64') }
 
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'workgraph-cli-'))
-  if (ENGINE === 'postgres') {
-    database = await openTestDatabase()
-    target = ['--database-url', database.url as string]
-  } else {
-    target = ['--data', join(dir, 'data')]
-  }
+  cli = await cliData('workgraph-cli-')
+  dir = cli.dir
+  target = cli.target
 })
-after(async () => {
-  await database?.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+after(() => cli.close())
 
 test('import --json prints the id map and the secrets of what it created', async () => {
   const file = join(dir, 'bundle.json')

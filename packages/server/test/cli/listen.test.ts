@@ -1,36 +1,21 @@
 import assert from 'node:assert/strict'
-import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer, type IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { verifyWebhook } from '@workgraph/sdk'
-import { freePort, startCli } from '../harness/cli.ts'
+import { type CliData, cliData, freePort, startCli } from '../harness/cli.ts'
 import { TEST_SECRET } from '../harness/test-app.ts'
-import { ENGINE, openTestDatabase, type TestDatabase } from '../harness/test-database.ts'
 
 // `workgraph listen --forward-to URL` (docs/webhooks.md, "Receiving locally"): against a real
 // `serve --demo`, each delivery reaches the app signed as the server signs it, a line is printed,
 // and stopping removes the temporary endpoint.
 
-let dir: string
-let database: TestDatabase | undefined
-let target: string[]
+let data: CliData
 const env = { WORKGRAPH_SECRET: TEST_SECRET.toString('base64') }
 before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'workgraph-listen-'))
-  if (ENGINE === 'postgres') {
-    database = await openTestDatabase()
-    target = ['--database-url', database.url as string]
-  } else {
-    target = ['--data', join(dir, 'data')]
-  }
+  data = await cliData('workgraph-listen-')
 })
-after(async () => {
-  await database?.close()
-  rmSync(dir, { recursive: true, force: true })
-})
+after(() => data.close())
 
 // An app on this machine that receives webhooks: every request, as it came.
 async function app() {
@@ -51,7 +36,7 @@ async function app() {
 test('listen forwards each signed delivery to the app, prints it, and removes its endpoint', async () => {
   const port = await freePort()
   const base = `http://127.0.0.1:${port}`
-  const server = startCli(['serve', '--demo', '--port', String(port), ...target], env)
+  const server = startCli(['serve', '--demo', '--port', String(port), ...data.target], env)
   const receiver = await app()
   try {
     const [, key] = await server.waitFor(/Authorization: Bearer (wg_key_\w+)"/)

@@ -1,9 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import type { CliIO } from '../../src/cli/cli-io.ts'
 import { runCli } from '../../src/cli/run-cli.ts'
+import { ENGINE, openTestDatabase } from './test-database.ts'
 
 /** The CLI entry file, for tests that start real processes. */
 export const MAIN = fileURLToPath(new URL('../../src/main.ts', import.meta.url))
@@ -27,6 +31,29 @@ export async function runCaptured(
   }
   const code = await runCli(argv, io)
   return { code, stdout, stderr }
+}
+
+/** Where a test file's CLI commands keep their data, and a folder of its own for files. */
+export interface CliData {
+  /** A temporary folder, removed by `close`. */
+  dir: string
+  /** The arguments that name the database: a data folder on PGlite, a database on PostgreSQL. */
+  target: string[]
+  close(): Promise<void>
+}
+
+/** A database for the CLI commands of one test file, on the engine the suite runs. */
+export async function cliData(prefix: string): Promise<CliData> {
+  const dir = mkdtempSync(join(tmpdir(), prefix))
+  const database = ENGINE === 'postgres' ? await openTestDatabase() : undefined
+  return {
+    dir,
+    target: database ? ['--database-url', database.url as string] : ['--data', join(dir, 'data')],
+    async close() {
+      await database?.close()
+      rmSync(dir, { recursive: true, force: true })
+    },
+  }
 }
 
 /** A TCP port that was free a moment ago. */
