@@ -16,8 +16,8 @@ export interface DemoAccess {
   personEmail: string
   apiKey: string
   /**
-   * The demo keys this start revoked or found revoked, when it had to make a new one: the key
-   * stays the same across starts until it is revoked or the service secret changes.
+   * The demo key that ended since the last start, when this start had to make a new one (empty
+   * otherwise): the key stays the same across starts until it is revoked or the secret changes.
    */
   keyReplaced: { last4: string; revokedAt: Date; byThisStart: boolean }[]
   /** The demo password, while it is still the owner's: null once another was set. */
