@@ -1,6 +1,7 @@
 import { type RawBuilder, type SqlBool, sql } from 'kysely'
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
+import { latestConfidence } from '../graph/okrs/okrs.queries.ts'
 import type { AttentionFocus } from './attention-focus.ts'
 
 /** How many days ahead a due date counts as due soon (today included). */
@@ -118,9 +119,7 @@ export async function currentObjectives(
 ): Promise<AttentionObjective[]> {
   const rows = await sql<AttentionObjective>`
     select o.id, o.title, o.session, o.progress, o.owner_id, o.updated_at,
-      (select c.confidence from checkins c
-        where c.workspace_id = o.workspace_id and c.objective_id = o.id and c.confidence is not null
-        order by c.created_at desc, c.id desc limit 1) as confidence
+      ${latestConfidence()} as confidence
     from objectives o
     join resource_index r on r.workspace_id = o.workspace_id and r.id = o.id
     where o.workspace_id = ${visibility.principal.workspaceId} and ${objectiveFocus(focus)}

@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely'
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import { type HealthVerdict, okrHealth } from '../graph/okrs/okr-health.ts'
+import { latestConfidence } from '../graph/okrs/okrs.queries.ts'
 import type { TaskStatus } from './question-vocabulary.ts'
 import type { SearchKind } from './search.schemas.ts'
 import type { SearchFilterValues } from './search-filter-values.ts'
@@ -120,9 +121,7 @@ async function objectivesOfHealth(
 ): Promise<string[]> {
   const found = await sql<{ id: string; progress: number; session: string; confidence: number }>`
     select o.id, o.progress, o.session,
-      (select c.confidence from checkins c
-        where c.workspace_id = o.workspace_id and c.objective_id = o.id and c.confidence is not null
-        order by c.created_at desc, c.id desc limit 1) as confidence
+      ${latestConfidence()} as confidence
     from objectives o
     join resource_index r on r.workspace_id = o.workspace_id and r.id = o.id
     where o.workspace_id = ${visibility.principal.workspaceId} and ${visibility.row('r')}`.execute(

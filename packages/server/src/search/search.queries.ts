@@ -2,6 +2,7 @@ import { type RawBuilder, sql } from 'kysely'
 
 import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
+import { latestConfidence } from '../graph/okrs/okrs.queries.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
 import type { ParsedQuestion, QueryTerm } from './question-parser.ts'
 import type { SearchKind } from './search.schemas.ts'
@@ -254,10 +255,7 @@ export async function searchIndex(
            where page.type = 'task' and t.workspace_id = ${ws} and t.id = page.id and ${visibility.person('p')}
              and 'person' = any(${readable})) as task_assignee,
         (select p.status from projects p where page.type = 'project' and p.workspace_id = ${ws} and p.id = page.id) as project_status,
-        (select json_build_object('progress', o.progress, 'session', o.session, 'confidence', (
-             select c.confidence from checkins c
-             where c.workspace_id = o.workspace_id and c.objective_id = o.id and c.confidence is not null
-             order by c.created_at desc, c.id desc limit 1))
+        (select json_build_object('progress', o.progress, 'session', o.session, 'confidence', ${latestConfidence()})
            from objectives o where page.type = 'okr' and o.workspace_id = ${ws} and o.id = page.id) as okr_facts
       from page
     )

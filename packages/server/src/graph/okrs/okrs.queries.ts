@@ -1,4 +1,4 @@
-import { type Selectable, sql } from 'kysely'
+import { type RawBuilder, type Selectable, sql } from 'kysely'
 import type { Visibility } from '../../access/visibility.ts'
 import { indexedRefVisible, personRefVisible, teamRefVisible } from '../../access/visible-refs.ts'
 import type { Db } from '../../db/database.ts'
@@ -80,12 +80,20 @@ export async function listOkrs(
         'key_results',
       ),
       // Check-ins follow their objective too.
-      sql<number | null>`(
-        select c.confidence from checkins c
-        where c.workspace_id = o.workspace_id and c.objective_id = o.id and c.confidence is not null
-        order by c.created_at desc, c.id desc limit 1)`.as('confidence'),
+      latestConfidence().as('confidence'),
     ])
     .orderBy('page.created_at', 'desc')
     .orderBy('page.id', 'desc')
     .execute()
+}
+
+/**
+ * The confidence of the latest check-in that gave one, of the objective aliased `o`: what its
+ * record, its health and search hits read (docs/api.md, "OKR health").
+ */
+export function latestConfidence(): RawBuilder<number | null> {
+  return sql<number | null>`(
+    select c.confidence from checkins c
+    where c.workspace_id = o.workspace_id and c.objective_id = o.id and c.confidence is not null
+    order by c.created_at desc, c.id desc limit 1)`
 }
