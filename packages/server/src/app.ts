@@ -18,6 +18,7 @@ import { frameworkErrorHandler, installErrorHandling } from './http/error-handli
 import { installHostHeaderCheck } from './http/host-header.hook.ts'
 import { clientErrorHandler, expectationFailed, refuseConnect } from './http/http-layer-errors.ts'
 import { installJsonBodyParser } from './http/json-body-parser.ts'
+import { installProblemTypes } from './http/problem-response.ts'
 import { installRateLimits } from './http/rate-limit.ts'
 import { requestId } from './http/request-id.ts'
 import { installRequestLog } from './http/request-log.ts'
@@ -30,6 +31,8 @@ import { oauthPlugin, resourceIdentifier } from './oauth/oauth.plugin.ts'
 import { oauthGrantRoutes } from './oauth/oauth-grants.routes.ts'
 import { RESOURCE_METADATA_PATH } from './oauth/oauth-routes.ts'
 import { installOpenApi } from './openapi/openapi.plugin.ts'
+import { errorPageRoutes } from './reference/error-pages.routes.ts'
+import { referenceRoutes } from './reference/reference.routes.ts'
 import { searchRoutes } from './search/search.routes.ts'
 import { summaryRoutes } from './summaries/summaries.routes.ts'
 import { tokenRoutes } from './tokens/tokens.routes.ts'
@@ -59,7 +62,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     bodyLimit: deps.config.bodyLimitBytes,
     frameworkErrors: frameworkErrorHandler,
     // Requests Node's parser refuses, answered in problem+json too.
-    clientErrorHandler,
+    clientErrorHandler: clientErrorHandler(deps.config.publicUrl),
     // The Host check is made in a hook, so that its 400 is a problem like every other.
     http: { requireHostHeader: false },
     // Fastify's default joins every validation error into one message; the answer is built from
@@ -70,8 +73,9 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
-  app.server.on('checkExpectation', expectationFailed)
-  app.server.on('connect', refuseConnect)
+  app.server.on('checkExpectation', expectationFailed(deps.config.publicUrl))
+  app.server.on('connect', refuseConnect(deps.config.publicUrl))
+  installProblemTypes(app, deps.config.publicUrl)
   app.setValidatorCompiler(validatorCompiler())
   installBodyShapeLimit(app)
   installStorableTextRule(app)
@@ -122,6 +126,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(oauthGrantRoutes(deps))
   await app.register(oauthPlugin(deps))
   await app.register(mcpRoutes(deps, feed))
+  await app.register(referenceRoutes())
+  await app.register(errorPageRoutes(deps))
   await app.register(webPlugin(deps))
   return app
 }

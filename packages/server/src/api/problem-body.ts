@@ -1,13 +1,22 @@
-import { PROBLEMS, type ProblemError } from './problem-catalogue.ts'
+import { PROBLEMS, type ProblemCode, type ProblemError } from './problem-catalogue.ts'
 
-/** Where the `type` URIs of problems point; docs/errors.md has an anchor per code. */
-export const PROBLEM_TYPE_BASE = 'https://workgraph.dev/errors/'
+/**
+ * The `type` URI of a problem: the page this server serves for its code (GET /errors/:code), so
+ * the link in an error leads somewhere a person can read. docs/errors.md says the same.
+ */
+export function problemType(publicUrl: string, code: ProblemCode): string {
+  return `${publicUrl}/errors/${code}`
+}
 
-/** The RFC 9457 body of a problem. */
-export function problemBody(problem: ProblemError, requestId: string): Record<string, unknown> {
+/** The RFC 9457 body of a problem, its `type` a page under the server's public URL. */
+export function problemBody(
+  problem: ProblemError,
+  requestId: string,
+  publicUrl: string,
+): Record<string, unknown> {
   const { errors, required_scopes } = problem.extras
   return {
-    type: `${PROBLEM_TYPE_BASE}${problem.code}`,
+    type: problemType(publicUrl, problem.code),
     title: PROBLEMS[problem.code].title,
     status: problem.status,
     code: problem.code,

@@ -58,6 +58,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       ``,
       `Workgraph is listening on ${base} (${describeDatabase(config)}).`,
       `Dashboard: ${base}/ (sign in with an email and password; workgraph user set-password sets one).`,
+      `API reference: ${base}/reference (the OpenAPI document: ${base}/v1/openapi.json).`,
     ]
     if (demo) {
       lines.push(

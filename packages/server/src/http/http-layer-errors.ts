@@ -34,8 +34,8 @@ export function parserProblem(error: ConnectionError): ProblemError {
 }
 
 /** A whole HTTP/1.1 response for a problem, for where there is no Fastify reply to send it with. */
-export function rawProblemResponse(problem: ProblemError, id: string): string {
-  const body = JSON.stringify(problemBody(problem, id))
+export function rawProblemResponse(problem: ProblemError, id: string, publicUrl: string): string {
+  const body = JSON.stringify(problemBody(problem, id, publicUrl))
   return [
     `HTTP/1.1 ${problem.status} ${STATUS_CODES[problem.status] ?? ''}`,
     'content-type: application/problem+json; charset=utf-8',
@@ -52,15 +52,18 @@ export function rawProblemResponse(problem: ProblemError, id: string): string {
  * Fastify's `clientErrorHandler`: a request Node could not parse gets its problem+json and the
  * connection is closed, since nothing after the bad bytes can be trusted to start a request.
  */
-export function clientErrorHandler(error: ConnectionError, socket: Socket): void {
-  if (error.code === 'ECONNRESET' || socket.destroyed) return
-  // As Node's own handler: never write into a response already under way on this connection.
-  const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage
-  if (!socket.writable || inFlight?.headersSent) {
-    socket.destroy()
-    return
+export function clientErrorHandler(publicUrl: string) {
+  return (error: ConnectionError, socket: Socket): void => {
+    if (error.code === 'ECONNRESET' || socket.destroyed) return
+    // As Node's own handler: never write into a response already under way on this connection.
+    const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage
+    if (!socket.writable || inFlight?.headersSent) {
+      socket.destroy()
+      return
+    }
+    const response = rawProblemResponse(parserProblem(error), newId('request'), publicUrl)
+    socket.end(response, () => socket.destroy())
   }
-  socket.end(rawProblemResponse(parserProblem(error), newId('request')), () => socket.destroy())
 }
 
 /**
@@ -68,28 +71,32 @@ export function clientErrorHandler(error: ConnectionError, socket: Socket): void
  * listener Node would drop the connection without a word; this answers 405 (no path allows it,
  * hence the empty Allow).
  */
-export function refuseConnect(request: IncomingMessage, socket: Duplex): void {
-  const problem = new ProblemError(
-    'method_not_allowed',
-    'CONNECT is not allowed: this server is not a proxy.',
-    { headers: { allow: '' } },
-  )
-  socket.end(rawProblemResponse(problem, requestId(request)), () => socket.destroy())
+export function refuseConnect(publicUrl: string) {
+  return (request: IncomingMessage, socket: Duplex): void => {
+    const problem = new ProblemError(
+      'method_not_allowed',
+      'CONNECT is not allowed: this server is not a proxy.',
+      { headers: { allow: '' } },
+    )
+    socket.end(rawProblemResponse(problem, requestId(request), publicUrl), () => socket.destroy())
+  }
 }
 
 /** Node's `checkExpectation` event: an `Expect` other than 100-continue is a 417 (RFC 9110). */
-export function expectationFailed(request: IncomingMessage, response: ServerResponse): void {
-  const id = requestId(request)
-  const problem = new ProblemError(
-    'expectation_failed',
-    'The only expectation this server meets is "Expect: 100-continue".',
-  )
-  const body = JSON.stringify(problemBody(problem, id))
-  response.writeHead(problem.status, {
-    'content-type': 'application/problem+json; charset=utf-8',
-    'content-length': Buffer.byteLength(body),
-    'x-request-id': id,
-    connection: 'close',
-  })
-  response.end(body)
+export function expectationFailed(publicUrl: string) {
+  return (request: IncomingMessage, response: ServerResponse): void => {
+    const id = requestId(request)
+    const problem = new ProblemError(
+      'expectation_failed',
+      'The only expectation this server meets is "Expect: 100-continue".',
+    )
+    const body = JSON.stringify(problemBody(problem, id, publicUrl))
+    response.writeHead(problem.status, {
+      'content-type': 'application/problem+json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'x-request-id': id,
+      connection: 'close',
+    })
+    response.end(body)
+  }
 }

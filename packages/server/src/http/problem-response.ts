@@ -1,6 +1,18 @@
-import type { FastifyReply, FastifyRequest } from 'fastify'
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { problemBody } from '../api/problem-body.ts'
 import type { ProblemError } from '../api/problem-catalogue.ts'
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** PUBLIC_URL: the problems' `type` URIs are pages under it. */
+    problemTypeBase: string
+  }
+}
+
+/** Gives the app the public URL its problems' `type` URIs start with. */
+export function installProblemTypes(app: FastifyInstance, publicUrl: string): void {
+  app.decorate('problemTypeBase', publicUrl)
+}
 
 /** Sends a problem as `application/problem+json`, with its headers. */
 export function sendProblem(
@@ -15,5 +27,5 @@ export function sendProblem(
     .status(problem.status)
     .type('application/problem+json; charset=utf-8')
     .serializer((payload: unknown) => JSON.stringify(payload))
-    .send(problemBody(problem, request.id))
+    .send(problemBody(problem, request.id, request.server.problemTypeBase))
 }

@@ -86,7 +86,9 @@ export async function runWrite(
       // A business 4xx is the request's answer: store it, so a retry gets it again. Anything
       // else changed nothing and may go better next time: release the key.
       if (error instanceof ProblemError && error.status < 500) {
-        const body = JSON.stringify(problemBody(error, request.actor.requestId ?? ''))
+        const body = JSON.stringify(
+          problemBody(error, request.actor.requestId ?? '', deps.config.publicUrl),
+        )
         await completeKey(deps.db, claim, { status: error.status, body }, deps.secrets)
       } else {
         await keyReleasesOf(deps.db, deps.clock).release(claim)

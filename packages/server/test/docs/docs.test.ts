@@ -21,6 +21,13 @@ test('docs/errors.md documents exactly the codes of the catalogue, with their st
   )
 })
 
+test("docs/errors.md's table says what each code means in the words of its error page", () => {
+  const rows = doc('errors.md').matchAll(/^\|\s*`([a-z_]+)`\s*\|\s*\d{3}\s*\|\s*(.*?)\s*\|\s*$/gm)
+  const documented = Object.fromEntries([...rows].map((m) => [m[1], m[2]]))
+  for (const [code, problem] of Object.entries(PROBLEMS))
+    assert.equal(documented[code], problem.meaning, code)
+})
+
 test('docs/configuration.md documents exactly the settings of config.ts', () => {
   const text = doc('configuration.md')
   const documented = [...text.matchAll(/^\|\s*`([A-Z_]+)`\s*\|/gm)].map((m) => m[1]).sort()

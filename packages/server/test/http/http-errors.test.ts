@@ -13,6 +13,22 @@ before(async () => {
 })
 after(() => t.close())
 
+test("a problem's type is the address of a page that says what its code means", async () => {
+  const reply = await client(t.app).get('/v1/tasks')
+  assert.equal(reply.status, 401)
+  const type = new URL(String(reply.json.type))
+  assert.equal(type.origin, new URL(t.deps.config.publicUrl).origin)
+  const page = await t.app.inject({ method: 'GET', url: type.pathname })
+  assert.equal(page.statusCode, 200)
+  assert.match(String(page.headers['content-type']), /^text\/html/)
+  assert.match(page.body, /<h1>Authentication required<\/h1>/)
+  assert.match(page.body, /No <code>Authorization: Bearer …<\/code> header\./)
+  const unknown = await t.app.inject({ method: 'GET', url: '/errors/no_such_code' })
+  assert.equal(unknown.statusCode, 404)
+  const index = await t.app.inject({ method: 'GET', url: '/errors' })
+  for (const code of Object.keys(PROBLEMS)) assert.ok(index.body.includes(`href="/errors/${code}"`))
+})
+
 function assertProblem(
   reply: { status: number; headers: Record<string, unknown>; json: Record<string, unknown> },
   status: number,
@@ -23,7 +39,7 @@ function assertProblem(
   assert.equal(reply.json.code, code)
   assert.equal(reply.json.status, status)
   assert.ok(Object.hasOwn(PROBLEMS, code))
-  assert.equal(reply.json.type, `https://workgraph.dev/errors/${code}`)
+  assert.equal(reply.json.type, `${t.deps.config.publicUrl}/errors/${code}`)
   assert.match(String(reply.json.request_id), /^req_/)
   assert.equal(reply.headers['x-request-id'], reply.json.request_id)
 }

@@ -31,7 +31,7 @@ function assertProblem(reply: RawResponse, status: number, code: string, closes 
   assert.equal(body.code, code, what)
   assert.equal(body.status, status, what)
   assert.equal(PROBLEMS[code as keyof typeof PROBLEMS]?.status, status, what)
-  assert.equal(body.type, `https://workgraph.dev/errors/${code}`, what)
+  assert.equal(body.type, `${t.deps.config.publicUrl}/errors/${code}`, what)
   assert.match(body.request_id, /^req_[0-9a-z]{26}$/, what)
   assert.equal(Number(reply.headers['content-length']), Buffer.byteLength(reply.body), what)
   if (closes) {
