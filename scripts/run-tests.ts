@@ -44,6 +44,7 @@ const ONCE = [
   /sdk\/test\/browser\.test\.ts$/,
   /\/generated-client\.test\.ts$/,
   /sdk\/test\/package\.test\.ts$/,
+  /\/test\/docs\/quickstart\.test\.ts$/,
 ]
 const engines = (process.env.WORKGRAPH_TEST_DB ?? 'pglite,postgres').split(',')
 const localPostgres = 'postgres://postgres@127.0.0.1:5432/test'

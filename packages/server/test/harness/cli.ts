@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process'
+import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -94,10 +94,18 @@ export function startCli(args: string[], env: NodeJS.ProcessEnv = {}): CliProces
   const inherited = Object.fromEntries(
     Object.entries(process.env).filter(([name]) => !NOT_INHERITED.includes(name)),
   )
-  const child = spawn(process.execPath, [MAIN, ...args], {
+  return startProcess(process.execPath, [MAIN, ...args], {
     env: { ...inherited, LOG_LEVEL: 'warn', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
   })
+}
+
+/** Starts any program as a real process, its output collected as `startCli`'s is. */
+export function startProcess(
+  file: string,
+  args: string[],
+  options: Omit<SpawnOptions, 'stdio'>,
+): CliProcess {
+  const child = spawn(file, args, { ...options, stdio: ['ignore', 'pipe', 'pipe'] })
   let output = ''
   child.stdout?.on('data', (chunk) => (output += chunk))
   child.stderr?.on('data', (chunk) => (output += chunk))
