@@ -1,7 +1,7 @@
 import type { Config } from '../config.ts'
 import { catalogueKindOf } from './ids.ts'
 
-/** The two citation targets of a record: its page in the product and its summary in this API. */
+/** The two addresses of a record: its page in the product and the record in this API. */
 export interface ResourceUrls {
   url: string
   api_url: string
@@ -19,7 +19,7 @@ export class UrlBuilder {
   resource(workspaceId: string, type: string, id: string): ResourceUrls {
     return {
       url: `${this.#config.appUrl}/${workspaceId}/${type}/${id}`,
-      api_url: `${this.#config.publicUrl}/v1/resources/${id}/summary`,
+      api_url: `${this.#config.publicUrl}/v1/resources/${id}`,
     }
   }
 

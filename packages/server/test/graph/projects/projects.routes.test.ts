@@ -62,7 +62,12 @@ test('a project record has the documented fields and only visible people', async
   ])
   assert.equal(project.type, 'project')
   assert.equal(project.url, `${t.deps.config.appUrl}/${ws.workspace_id}/project/${ws.ids.open}`)
-  assert.equal(project.api_url, `http://127.0.0.1:8080/v1/resources/${ws.ids.open}/summary`)
+  assert.equal(project.api_url, `http://127.0.0.1:8080/v1/resources/${ws.ids.open}`)
+  // api_url is the record itself: following it gives this very record back.
+  const followed = await client(t.app, tokenOf(ws, 'gus-key')).get(
+    new URL(project.api_url).pathname,
+  )
+  assert.equal(followed.json.id, project.id)
   assert.deepEqual(project.member_ids, [ws.ids.gus])
   // The owner is not a member of the open project: a guest cannot see her.
   assert.equal(project.owner_id, null)

@@ -131,7 +131,7 @@ test('links name only neighbours of types the token may read', async () => {
     type: 'project',
     title: 'Secret project',
     url: `${t.deps.config.appUrl}/${ws.workspace_id}/project/${ws.ids.secret}`,
-    api_url: `http://127.0.0.1:8080/v1/resources/${ws.ids.secret}/summary`,
+    api_url: `http://127.0.0.1:8080/v1/resources/${ws.ids.secret}`,
   })
 })
 
