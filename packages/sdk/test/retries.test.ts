@@ -3,7 +3,7 @@ import { after, before, test } from 'node:test'
 import type { ImportResult } from '../../server/src/bundle/import-bundle.ts'
 import { type ListeningApp, startListeningApp } from '../../server/test/harness/browser-app.ts'
 import { importOk, tokenOf, writableBundle } from '../../server/test/harness/bundles.ts'
-import { Workgraph, WorkgraphConnectionError, WorkgraphError } from '../src/index.ts'
+import { ConnectionError, Workgraph, WorkgraphError } from '../src/index.ts'
 import { backoffMs, retryAfterMs } from '../src/retry-policy.ts'
 
 let t: ListeningApp
@@ -120,11 +120,11 @@ test('409 idempotency_key_in_use is retried after Retry-After; other 409s and 4x
   assert.equal(invalid.sent.length, 1)
 })
 
-test('reads are retried on network errors, then fail as WorkgraphConnectionError', async () => {
+test('reads are retried on network errors, then fail as ConnectionError', async () => {
   const { fetch, sent } = scriptedFetch(() => {
     throw new TypeError('fetch failed')
   })
-  await assert.rejects(client(fetch, 1).projects.list().firstPage(), WorkgraphConnectionError)
+  await assert.rejects(client(fetch, 1).projects.list().firstPage(), ConnectionError)
   assert.equal(sent.length, 2)
 })
 
