@@ -72,7 +72,8 @@ export class WorkgraphError extends Error {
 
   constructor(init: WorkgraphErrorInit) {
     super(init.detail, init.cause === undefined ? undefined : { cause: init.cause })
-    this.name = new.target.name
+    // Spelled out rather than read from the class, whose name a minifier may change.
+    this.name = 'WorkgraphError'
     this.status = init.status
     this.code = init.code
     this.title = init.title
@@ -87,22 +88,33 @@ export class WorkgraphError extends Error {
 }
 
 /** 401: the token is missing, unknown, expired or revoked (`unauthenticated`, `invalid_token`…). */
-export class AuthenticationError extends WorkgraphError {}
+export class AuthenticationError extends WorkgraphError {
+  override readonly name = 'AuthenticationError'
+}
 
 /** 403: the token may not do this (`forbidden`, `insufficient_scope` with `requiredScopes`). */
-export class PermissionError extends WorkgraphError {}
+export class PermissionError extends WorkgraphError {
+  override readonly name = 'PermissionError'
+}
 
 /** 404: no such resource, or one the token may not open (the API does not tell them apart). */
-export class NotFoundError extends WorkgraphError {}
+export class NotFoundError extends WorkgraphError {
+  override readonly name = 'NotFoundError'
+}
 
 /** 409: the request conflicts with the resource's state, or its idempotency key is in use. */
-export class ConflictError extends WorkgraphError {}
+export class ConflictError extends WorkgraphError {
+  override readonly name = 'ConflictError'
+}
 
 /** 400 or 422: the request is malformed or fails validation; `errors` locates each field. */
-export class ValidationError extends WorkgraphError {}
+export class ValidationError extends WorkgraphError {
+  override readonly name = 'ValidationError'
+}
 
 /** 429: over the token's budget; `retryAfter` says in how many seconds to try again. */
 export class RateLimitError extends WorkgraphError {
+  override readonly name = 'RateLimitError'
   /** Seconds to wait before trying again (`Retry-After`), when the answer said. */
   readonly retryAfter: number | undefined
 
@@ -114,6 +126,7 @@ export class RateLimitError extends WorkgraphError {
 
 /** 503: the service cannot answer now; `retryAfter` says in how many seconds to try again. */
 export class ServiceUnavailableError extends WorkgraphError {
+  override readonly name = 'ServiceUnavailableError'
   /** Seconds to wait before trying again (`Retry-After`), when the answer said. */
   readonly retryAfter: number | undefined
 
@@ -125,6 +138,7 @@ export class ServiceUnavailableError extends WorkgraphError {
 
 /** No answer came: the network failed or each try timed out (after every retry); no status. */
 export class ConnectionError extends WorkgraphError {
+  override readonly name = 'ConnectionError'
   constructor(message: string, cause: unknown) {
     super({
       status: undefined,
