@@ -1,11 +1,24 @@
 import type { OperationId } from './generated/operations.ts'
+import type { Workgraph } from './workgraph.ts'
+
+// The names of an object's methods.
+type MethodsOf<T> = {
+  [K in keyof T & string]: T[K] extends (...args: never[]) => unknown ? K : never
+}[keyof T & string]
+
+/** A method of the client as its path from the client: `tasks.list` is `wg.tasks.list`. */
+export type ClientMethod = {
+  [K in keyof Workgraph & string]: Workgraph[K] extends (...args: never[]) => unknown
+    ? K
+    : `${K}.${MethodsOf<Workgraph[K]>}`
+}[keyof Workgraph & string]
 
 /** Where an operation of the API lives in the SDK. */
 export type CoverageEntry =
-  /** A method of the client, as its path from the client: `tasks.list` is `wg.tasks.list`. */
-  | { method: string }
+  /** An API call, made by this method of the client. */
+  | { method: ClientMethod }
   /** A page a person's browser opens, not an API call: the SDK builds its URL with `method`. */
-  | { browserPage: true; method: string }
+  | { browserPage: true; method: ClientMethod }
 
 /**
  * Every operation of the API's OpenAPI document (by operationId) and the SDK method that calls

@@ -5,7 +5,7 @@
  * @packageDocumentation
  */
 export type * from './api-types.ts'
-export { COVERAGE, type CoverageEntry } from './coverage.ts'
+export { type ClientMethod, COVERAGE, type CoverageEntry } from './coverage.ts'
 export {
   AuthenticationError,
   ConflictError,
