@@ -35,7 +35,7 @@ export async function runAgent(options: {
 
   const task = await wg.resources.get(top.id)
   const projectId = task.type === 'task' ? task.project_id : null
-  const summary = await wg.resources.summary(projectId ?? top.id, { maxTokens: 600 })
+  const summary = await wg.resources.summary(projectId ?? top.id, { max_tokens: 600 })
 
   // The key names the intent, so a rerun after a crash gets the same task back instead of a second
   // one. The body must then be the same on every run too: it cites the hit, not the live summary.

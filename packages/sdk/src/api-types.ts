@@ -8,6 +8,29 @@ export type ListParams<Op extends keyof operations> = Omit<
   'cursor'
 >
 
+/** The query parameters of an operation that is not a list. */
+export type QueryOf<Op extends keyof operations> = NonNullable<
+  operations[Op]['parameters']['query']
+>
+
+/** The form body of an operation that takes `application/x-www-form-urlencoded` (OAuth's). */
+export type FormOf<Op extends keyof operations> =
+  NonNullable<operations[Op]['requestBody']> extends {
+    content: { 'application/x-www-form-urlencoded': infer B }
+  }
+    ? B
+    : never
+
+// The JSON of a response, or never when it has none.
+type JsonOf<R> = R extends { content: { 'application/json': infer B } } ? B : never
+
+/** The JSON body of an operation's successful (2xx) answer. */
+export type ResponseOf<Op extends keyof operations> = {
+  [S in keyof operations[Op]['responses']]: S extends 200 | 201 | 202
+    ? JsonOf<operations[Op]['responses'][S]>
+    : never
+}[keyof operations[Op]['responses']]
+
 /** The JSON body of an operation's request. */
 export type BodyOf<Op extends keyof operations> =
   NonNullable<operations[Op]['requestBody']> extends { content: { 'application/json': infer B } }
@@ -66,6 +89,27 @@ export type WebhookDelivery = Schemas['WebhookDelivery']
 export type WebhookDeliveryDetail = Schemas['WebhookDeliveryDetail']
 /** A new signing secret and when the previous one stops being used. */
 export type RotatedWebhookSecret = Schemas['RotatedWebhookSecret']
+
+/** An API key or workspace token, as listed (never its secret). */
+export type Token = Schemas['Token']
+/** A new API key: its secret `token` is shown only in this answer. */
+export type IssuedApiKey = Schemas['IssuedApiKey']
+/** A rotated API key: the new secret, and until when the old one keeps working. */
+export type RotatedApiKey = Schemas['RotatedApiKey']
+/** An entry of the audit log. */
+export type AuditEntry = Schemas['AuditEntry']
+/** An OAuth grant: an app's access for a person, with its scopes. */
+export type OAuthGrant = Schemas['OAuthGrant']
+/** The tokens an OAuth token exchange or refresh answers. */
+export type OAuthTokenResponse = Schemas['OAuthTokenResponse']
+/** An OAuth metadata document (RFC 8414, RFC 9728) or JWK set, with the members its RFC names. */
+export type OAuthMetadata = Schemas['OAuthMetadata']
+/** The answer of the liveness and readiness checks. */
+export type HealthStatus = Schemas['HealthStatus']
+/** A webhook endpoint as deleted. */
+export type DeletedWebhookEndpoint = Schemas['DeletedWebhookEndpoint']
+/** The deliveries a recovery queued again. */
+export type RecoveredDeliveries = Schemas['RecoveredDeliveries']
 
 /** Every event a webhook endpoint can receive, told apart by `type`. */
 export type WorkgraphEvent =

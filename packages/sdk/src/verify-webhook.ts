@@ -19,7 +19,10 @@ export class WebhookVerificationError extends Error {
 
 /** Request headers as any server framework gives them. */
 export type IncomingHeaders =
-  | { get(name: string): string | null }
+  | {
+      /** The value of a header, or null when absent (as the Fetch API's `Headers` has it). */
+      get(name: string): string | null
+    }
   | Record<string, string | string[] | undefined>
 
 /** Options of verifyWebhook. */

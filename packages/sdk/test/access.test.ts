@@ -25,10 +25,10 @@ test('wg.resources.access: your reasons, another person’s for an owner; 403 an
     { kind: 'project_member', via_id: ws.ids.open },
     { kind: 'assignee' },
   ] satisfies AccessReason[])
-  const theirs = await sdk('olive-key').resources.access(task, { personId: ws.ids.alice })
+  const theirs = await sdk('olive-key').resources.access(task, { person_id: ws.ids.alice })
   assert.deepEqual(theirs.reasons, [{ kind: 'workspace_member' }, { kind: 'creator' }])
   const refused = await sdk('bob-key')
-    .resources.access(task, { personId: ws.ids.alice })
+    .resources.access(task, { person_id: ws.ids.alice })
     .catch((error: unknown) => error)
   assert.ok(refused instanceof WorkgraphError)
   assert.equal(refused.code, 'forbidden')

@@ -32,11 +32,10 @@ test('list: from now is empty with a cursor; from start gives the retained chang
 test('follow yields each write once, in order, and resumes from its cursor', async () => {
   const wg = sdk('bob-key')
   const controller = new AbortController()
-  const follower = wg.changes.follow({
-    types: ['task.created'],
-    wait: 5,
-    signal: controller.signal,
-  })
+  const follower = wg.changes.follow(
+    { types: 'task.created', wait: 5 },
+    { signal: controller.signal },
+  )
   const seen: Change[] = []
   const following = (async () => {
     for await (const change of follower) {
@@ -57,7 +56,7 @@ test('follow yields each write once, in order, and resumes from its cursor', asy
     created,
   )
   const later = await sdk().tasks.create({ title: 'Four', project_id: ws.ids.open })
-  const resumed = wg.changes.follow({ types: ['task.created'], cursor: follower.cursor, wait: 1 })
+  const resumed = wg.changes.follow({ types: 'task.created', cursor: follower.cursor, wait: 1 })
   for await (const change of resumed) {
     assert.equal(change.resource_id, later.id, 'the next change after the stored cursor')
     break
@@ -70,11 +69,10 @@ test('follow from the start ends cleanly when aborted while waiting', async () =
   // Aborted once the follower's long poll is waiting on the server, however long reading the
   // retained changes took; the clock only bounds a hang.
   const waiting = pollsWaiting(t.deps, ws.workspace_id).finally(() => controller.abort())
-  for await (const change of sdk().changes.follow({
-    from: 'start',
-    wait: 10,
-    signal: controller.signal,
-  }))
+  for await (const change of sdk().changes.follow(
+    { from: 'start', wait: 10 },
+    { signal: controller.signal },
+  ))
     seen.push(change)
   await waiting
   assert.ok(seen.length >= 5, 'the retained changes, then a wait the abort ends')

@@ -3,7 +3,14 @@ import { after, before, test } from 'node:test'
 import type { ImportResult } from '../../server/src/bundle/import-bundle.ts'
 import { type ListeningApp, startListeningApp } from '../../server/test/harness/browser-app.ts'
 import { importOk, tokenOf, writableBundle } from '../../server/test/harness/bundles.ts'
-import { Workgraph, WorkgraphConnectionError, WorkgraphError } from '../src/index.ts'
+import {
+  ConflictError,
+  ConnectionError,
+  RateLimitError,
+  ServiceUnavailableError,
+  Workgraph,
+  WorkgraphError,
+} from '../src/index.ts'
 import { backoffMs, retryAfterMs } from '../src/retry-policy.ts'
 
 let t: ListeningApp
@@ -112,7 +119,7 @@ test('409 idempotency_key_in_use is retried after Retry-After; other 409s and 4x
   const conflict = scriptedFetch(() => problem(409, 'conflict'))
   await assert.rejects(
     client(conflict.fetch).tasks.complete('tsk_x'),
-    (error: unknown) => error instanceof WorkgraphError && error.code === 'conflict',
+    (error: unknown) => error instanceof ConflictError && error.code === 'conflict',
   )
   assert.equal(conflict.sent.length, 1)
   const invalid = scriptedFetch(() => 'pass')
@@ -120,11 +127,11 @@ test('409 idempotency_key_in_use is retried after Retry-After; other 409s and 4x
   assert.equal(invalid.sent.length, 1)
 })
 
-test('reads are retried on network errors, then fail as WorkgraphConnectionError', async () => {
+test('reads are retried on network errors, then fail as ConnectionError', async () => {
   const { fetch, sent } = scriptedFetch(() => {
     throw new TypeError('fetch failed')
   })
-  await assert.rejects(client(fetch, 1).projects.list().firstPage(), WorkgraphConnectionError)
+  await assert.rejects(client(fetch, 1).projects.list().firstPage(), ConnectionError)
   assert.equal(sent.length, 2)
 })
 
@@ -143,9 +150,11 @@ test('a real 429 from the server: a Retry-After over maxRetryAfterMs is not wait
     await create('Two')
     const started = Date.now()
     const refused = await create('Three')
-    assert.ok(refused instanceof WorkgraphError)
+    assert.ok(refused instanceof RateLimitError && refused instanceof WorkgraphError)
     assert.equal(refused.status, 429)
     assert.equal(refused.code, 'rate_limited')
+    assert.ok(refused.retryAfter !== undefined && refused.retryAfter > 1, 'Retry-After, seconds')
+    assert.equal(refused.headers?.get('ratelimit-remaining'), '0')
     assert.ok(Date.now() - started < 5_000, 'a wait of up to a minute was not taken')
   } finally {
     await limited.close()
@@ -186,4 +195,55 @@ test('Retry-After is read as seconds or a date; backoff grows and stays jittered
     [0, 1, 2].map((n) => backoffMs(n, () => 0)),
     [250, 500, 1000],
   )
+})
+
+test('a 503 past every retry is a ServiceUnavailableError with retryAfter in seconds', async () => {
+  const { fetch, sent } = scriptedFetch(() =>
+    problem(503, 'service_unavailable', { 'retry-after': '0' }),
+  )
+  const error = await client(fetch, 1)
+    .workspace.get()
+    .catch((e: unknown) => e)
+  assert.ok(error instanceof ServiceUnavailableError)
+  assert.deepEqual([error.status, error.retryAfter, error.requestId], [503, 0, 'req_test'])
+  assert.deepEqual(error.body, await problem(503, 'service_unavailable').json())
+  assert.equal(sent.length, 2)
+})
+
+test('wg.request: a raw write carries a key, retries with it, and answers with lastResponse', async () => {
+  const { fetch, sent } = scriptedFetch((_r, n) => (n === 1 ? 'lose-answer' : 'pass'))
+  const task = await client(fetch).request<{ id: string; title: string }>({
+    method: 'POST',
+    path: '/v1/tasks',
+    body: { title: 'Raw task', project_id: ws.ids.open },
+    idempotencyKey: 'raw-task-1',
+  })
+  assert.equal(task.title, 'Raw task')
+  assert.deepEqual(
+    sent.map((s) => s.key),
+    ['raw-task-1', 'raw-task-1'],
+  )
+  assert.equal(task.lastResponse.replayed, true, 'the retry got the stored answer')
+  assert.equal(task.lastResponse.status, 201)
+  const read = scriptedFetch(() => 'pass')
+  await client(read.fetch).request({ method: 'GET', path: '/v1/projects' })
+  assert.equal(read.sent[0]?.key, null, 'a read carries no key')
+})
+
+test('the OAuth token endpoint is tried once, and a confidential app authenticates with Basic', async () => {
+  const seen: Headers[] = []
+  const fetch: typeof globalThis.fetch = async (_input, init) => {
+    seen.push(new Headers(init?.headers))
+    return new Response(JSON.stringify({ error: 'invalid_grant', error_description: 'spent' }), {
+      status: 400,
+      headers: { 'content-type': 'application/json' },
+    })
+  }
+  const error = await new Workgraph({ baseUrl: t.origin, fetch }).oauth
+    .refresh({ refresh_token: 'wg_rt_x', client_id: 'cli_a:b' }, { clientSecret: 's3cret' })
+    .catch((e: unknown) => e)
+  assert.ok(error instanceof WorkgraphError)
+  assert.deepEqual([error.status, error.code, error.detail], [400, 'invalid_grant', 'spent'])
+  assert.equal(seen.length, 1)
+  assert.equal(seen[0]?.get('authorization'), `Basic ${btoa('cli_a%3Ab:s3cret')}`)
 })

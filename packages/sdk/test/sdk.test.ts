@@ -55,7 +55,7 @@ test('a list pages by itself: iteration crosses pages; firstPage gives one page 
 
 test('one status or several filter tasks', async () => {
   const wg = sdk()
-  const single = await wg.tasks.list({ status: 'in_progress' }).toArray()
+  const single = await wg.tasks.list({ status: ['in_progress'] }).toArray()
   assert.deepEqual(
     single.map((task) => task.title),
     ['Secret task'],
@@ -132,7 +132,7 @@ test('reads: search, any record, a summary within its budget, activity, what nee
   assert.equal(hits.results[0]?.id, ws.ids['t-secret'])
   const record = await wg.resources.get(ws.ids['t-secret'] as string)
   assert.equal(record.type, 'task')
-  const summary = await wg.resources.summary(ws.ids.secret as string, { maxTokens: 300 })
+  const summary = await wg.resources.summary(ws.ids.secret as string, { max_tokens: 300 })
   assert.ok(summary.budget.used_tokens <= 300)
   const compact = await wg.resources.summary(ws.ids.secret as string, { format: 'compact' })
   const full = await wg.resources.summary(ws.ids.secret as string)
@@ -240,6 +240,6 @@ test('a token may be a function, asked before every call', async () => {
     baseUrl: `${t.origin}/`,
   })
   await wg.projects.list().firstPage()
-  await wg.directory.workspace()
+  await wg.workspace.get()
   assert.equal(asked, 2)
 })

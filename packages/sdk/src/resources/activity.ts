@@ -1,6 +1,7 @@
 import type { ActivityEntry, ListParams } from '../api-types.ts'
-import { PagedList } from '../pages.ts'
+import type { PagedList } from '../pages.ts'
 import type { RequestOptions, Transport } from '../transport.ts'
+import { pagedList } from './list.ts'
 
 /** The activity stream, filtered to what the token may open. */
 export class Activity {
@@ -10,18 +11,11 @@ export class Activity {
     this.#transport = transport
   }
 
-  /** Activity entries, newest first; `project_id` keeps one project's. */
+  /** Activity entries, newest first; `project_id` keeps one project's, `verbs` some verbs. */
   list(
     params: ListParams<'listActivity'> = {},
     options?: RequestOptions,
   ): PagedList<ActivityEntry> {
-    return new PagedList((cursor) =>
-      this.#transport.request({
-        method: 'GET',
-        path: '/v1/activity',
-        query: { ...params, cursor },
-        options,
-      }),
-    )
+    return pagedList(this.#transport, '/v1/activity', params, options)
   }
 }

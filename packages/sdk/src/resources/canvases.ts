@@ -1,7 +1,10 @@
 import type { BodyOf, Canvas, ListParams } from '../api-types.ts'
-import { PagedList } from '../pages.ts'
+import type { PagedList } from '../pages.ts'
+import type { WithResponse } from '../response-meta.ts'
 import type { RequestOptions, Transport, WriteAnswer, WriteOptions } from '../transport.ts'
+import { pagedList } from './list.ts'
 import { pathOf } from './path.ts'
+import { recordOf } from './record.ts'
 
 /** Canvases, by their metadata. */
 export class Canvases {
@@ -13,14 +16,12 @@ export class Canvases {
 
   /** Canvases the token may open, newest first. */
   list(params: ListParams<'listCanvases'> = {}, options?: RequestOptions): PagedList<Canvas> {
-    return new PagedList((cursor) =>
-      this.#transport.request({
-        method: 'GET',
-        path: '/v1/canvases',
-        query: { ...params, cursor },
-        options,
-      }),
-    )
+    return pagedList(this.#transport, '/v1/canvases', params, options)
+  }
+
+  /** One canvas; an id the token may not open, or of another kind, is a NotFoundError. */
+  get(id: string, options?: RequestOptions): Promise<WithResponse<Canvas>> {
+    return recordOf(this.#transport, 'canvas', id, options)
   }
 
   /** Creates a canvas (its metadata). */

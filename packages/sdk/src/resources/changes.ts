@@ -1,26 +1,16 @@
 import type { Change, ChangePage, ListParams } from '../api-types.ts'
+import type { WithResponse } from '../response-meta.ts'
 import type { RequestOptions, Transport } from '../transport.ts'
 
-/** The query of one read of the feed: `types` as one comma-separated string, as the API takes. */
+/** The query of one read of the feed, as the API spells it (`types` is a comma-separated list). */
 export type ListChangesParams = ListParams<'listChanges'> & { cursor?: string }
 
-/** Where `follow` begins and what it selects. */
-export interface FollowChangesOptions {
-  /** Only these events, such as `['task.created', 'task.completed']`. */
-  types?: readonly string[]
-  /** Only changes of this project and what belongs to it. */
-  projectId?: string
-  /** `now` (default): changes from the first call on; `start`: the oldest retained first. */
-  from?: 'now' | 'start'
-  /** Resume after this cursor (a `cursor` kept from an earlier follower); wins over `from`. */
-  cursor?: string
-  /** Seconds each long poll waits (1–30, default 20); keep it below the client's `timeoutMs`. */
-  wait?: number
-  /** Changes per answer (1–200, default 50). */
-  limit?: number
-  /** Ends the iteration (without an error) when aborted. */
-  signal?: AbortSignal
-}
+/**
+ * What `follow` selects and where it begins: the query of `list` (`types`, `project_id`, `limit`,
+ * `wait` for each long poll, default 20), with `from: 'start'` for the oldest retained first and
+ * `cursor` to resume after an earlier follower's (which wins over `from`).
+ */
+export type FollowChangesParams = ListChangesParams
 
 /**
  * A running follow of the feed: an async iterable of changes. `cursor` is the position after the
@@ -29,13 +19,15 @@ export interface FollowChangesOptions {
  */
 export class ChangeFollower implements AsyncIterable<Change> {
   readonly #changes: Changes
-  readonly #options: FollowChangesOptions
+  readonly #params: FollowChangesParams
+  readonly #signal: AbortSignal | undefined
   #cursor: string | undefined
 
-  constructor(changes: Changes, options: FollowChangesOptions) {
+  constructor(changes: Changes, params: FollowChangesParams, options: RequestOptions) {
     this.#changes = changes
-    this.#options = options
-    this.#cursor = options.cursor
+    this.#params = params
+    this.#signal = options.signal
+    this.#cursor = params.cursor
   }
 
   /** The position to resume from; undefined until the first answer when following from now. */
@@ -43,13 +35,10 @@ export class ChangeFollower implements AsyncIterable<Change> {
     return this.#cursor
   }
 
+  /** Each change once, in order, long-polling for more; ends without an error when aborted. */
   async *[Symbol.asyncIterator](): AsyncIterator<Change> {
-    const { signal } = this.#options
-    const query = {
-      ...(this.#options.types ? { types: this.#options.types.join(',') } : {}),
-      ...(this.#options.projectId ? { project_id: this.#options.projectId } : {}),
-      ...(this.#options.limit ? { limit: this.#options.limit } : {}),
-    }
+    const signal = this.#signal
+    const { cursor: _start, from, wait = 20, ...query } = this.#params
     const read = async (params: ListChangesParams): Promise<ChangePage | null> => {
       try {
         return await this.#changes.list({ ...query, ...params }, signal ? { signal } : undefined)
@@ -60,10 +49,10 @@ export class ChangeFollower implements AsyncIterable<Change> {
     }
     let params: ListChangesParams =
       this.#cursor === undefined
-        ? this.#options.from === 'start'
+        ? from === 'start'
           ? { from: 'start' }
           : {}
-        : { cursor: this.#cursor, wait: this.#options.wait ?? 20 }
+        : { cursor: this.#cursor, wait }
     while (!signal?.aborted) {
       const page = await read(params)
       if (!page) return
@@ -71,7 +60,7 @@ export class ChangeFollower implements AsyncIterable<Change> {
       // Moved once the page is done: a consumer that stops mid-page and resumes from `cursor`
       // gets the rest of that page again (the feed numbers pages, not single changes).
       this.#cursor = page.next_cursor
-      params = { cursor: this.#cursor, wait: this.#options.wait ?? 20 }
+      params = { cursor: this.#cursor, wait }
     }
   }
 }
@@ -88,15 +77,19 @@ export class Changes {
    * One read of the feed. Without `cursor` or `from: 'start'` it is empty with a `next_cursor`
    * at the current end; `next_cursor` is never null. With `wait`, a long poll.
    */
-  list(params: ListChangesParams = {}, options?: RequestOptions): Promise<ChangePage> {
+  list(
+    params: ListChangesParams = {},
+    options?: RequestOptions,
+  ): Promise<WithResponse<ChangePage>> {
     return this.#transport.request({ method: 'GET', path: '/v1/changes', query: params, options })
   }
 
   /**
    * Follows the feed with long polls, yielding each change once, in order. Iterate with
-   * `for await`; an expired cursor throws a `WorkgraphError` with code `cursor_expired`.
+   * `for await`; an expired cursor throws a WorkgraphError with code `cursor_expired`;
+   * `options.signal` ends the iteration (without an error).
    */
-  follow(options: FollowChangesOptions = {}): ChangeFollower {
-    return new ChangeFollower(this, options)
+  follow(params: FollowChangesParams = {}, options: RequestOptions = {}): ChangeFollower {
+    return new ChangeFollower(this, params, options)
   }
 }

@@ -1,6 +1,9 @@
 import type { BodyOf, CheckinCreated, ListParams, Okr } from '../api-types.ts'
-import { PagedList } from '../pages.ts'
+import type { PagedList } from '../pages.ts'
+import type { WithResponse } from '../response-meta.ts'
 import type { RequestOptions, Transport, WriteAnswer, WriteOptions } from '../transport.ts'
+import { pagedList } from './list.ts'
+import { recordOf } from './record.ts'
 
 /** Objectives with their key results, and check-ins. */
 export class Okrs {
@@ -12,14 +15,12 @@ export class Okrs {
 
   /** Objectives the token may open. */
   list(params: ListParams<'listOkrs'> = {}, options?: RequestOptions): PagedList<Okr> {
-    return new PagedList((cursor) =>
-      this.#transport.request({
-        method: 'GET',
-        path: '/v1/okrs',
-        query: { ...params, cursor },
-        options,
-      }),
-    )
+    return pagedList(this.#transport, '/v1/okrs', params, options)
+  }
+
+  /** One objective with its key results; another kind of id is a NotFoundError. */
+  get(id: string, options?: RequestOptions): Promise<WithResponse<Okr>> {
+    return recordOf(this.#transport, 'okr', id, options)
   }
 
   /** Logs a check-in on a key result; the answer has the objective's new progress. */

@@ -5,27 +5,16 @@ import type {
   CompactSummary,
   Link,
   ListParams,
+  QueryOf,
   Summary,
 } from '../api-types.ts'
-import { PagedList } from '../pages.ts'
+import type { PagedList } from '../pages.ts'
+import type { WithResponse } from '../response-meta.ts'
 import type { RequestOptions, Transport } from '../transport.ts'
+import { pagedList } from './list.ts'
 import { pathOf } from './path.ts'
 
-/** Options of `wg.resources.summary`. */
-export interface SummaryOptions extends RequestOptions {
-  /** The summary's token budget (o200k_base), 100 or more; the server's default otherwise. */
-  maxTokens?: number
-  /** `compact`: each source once, as its id, for a model to read; `full` (the default). */
-  format?: 'full' | 'compact'
-}
-
-/** Options of `wg.resources.access`. */
-export interface AccessOptions extends RequestOptions {
-  /** Ask about this person instead (owners and admins, for what they may open themselves). */
-  personId?: string
-}
-
-/** Any resource by id: its record, neighbours, comments and a cited summary. */
+/** Any resource by id: its record, neighbours, comments, a cited summary and why it is open. */
 export class Resources {
   readonly #transport: Transport
 
@@ -33,32 +22,54 @@ export class Resources {
     this.#transport = transport
   }
 
-  /** Any record by id; a resource the token cannot open is a 404 `not_found`. */
-  get(id: string, options?: RequestOptions): Promise<AnyRecord> {
+  /**
+   * Any record by id, told apart by `type`; a resource the token cannot open is a NotFoundError.
+   * `wg.tasks.get(id)` and the like give one kind's record type.
+   */
+  get(id: string, options?: RequestOptions): Promise<WithResponse<AnyRecord>> {
     return this.#transport.request({ method: 'GET', path: pathOf`/v1/resources/${id}`, options })
   }
 
   /**
-   * Why the resource is open to the caller (or to `personId`): every reason, such as
+   * Why the resource is open to the caller (or to `person_id`): every reason, such as
    * `team_member` via a team or `assignee`. A resource the token cannot open is a 404.
    */
-  access(id: string, options: AccessOptions = {}): Promise<Access> {
+  access(
+    id: string,
+    params: QueryOf<'getResourceAccess'> = {},
+    options?: RequestOptions,
+  ): Promise<WithResponse<Access>> {
     return this.#transport.request({
       method: 'GET',
       path: pathOf`/v1/resources/${id}/access`,
-      query: { person_id: options.personId },
+      query: params,
       options,
     })
   }
 
-  /** A cited digest of a resource that fits `maxTokens`, for an LLM's context window. */
-  summary(id: string, options: SummaryOptions & { format: 'compact' }): Promise<CompactSummary>
-  summary(id: string, options?: SummaryOptions): Promise<Summary>
-  summary(id: string, options: SummaryOptions = {}): Promise<Summary | CompactSummary> {
+  /**
+   * A cited digest of a resource that fits `max_tokens`, for an LLM's context window;
+   * `format: 'compact'` gives each source once, as its id.
+   */
+  summary(
+    id: string,
+    params: QueryOf<'getResourceSummary'> & { format: 'compact' },
+    options?: RequestOptions,
+  ): Promise<WithResponse<CompactSummary>>
+  summary(
+    id: string,
+    params?: QueryOf<'getResourceSummary'>,
+    options?: RequestOptions,
+  ): Promise<WithResponse<Summary>>
+  summary(
+    id: string,
+    params: QueryOf<'getResourceSummary'> = {},
+    options?: RequestOptions,
+  ): Promise<WithResponse<Summary | CompactSummary>> {
     return this.#transport.request({
       method: 'GET',
       path: pathOf`/v1/resources/${id}/summary`,
-      query: { max_tokens: options.maxTokens, format: options.format },
+      query: params,
       options,
     })
   }
@@ -69,14 +80,7 @@ export class Resources {
     params: ListParams<'listResourceLinks'> = {},
     options?: RequestOptions,
   ): PagedList<Link> {
-    return new PagedList((cursor) =>
-      this.#transport.request({
-        method: 'GET',
-        path: pathOf`/v1/resources/${id}/links`,
-        query: { ...params, cursor },
-        options,
-      }),
-    )
+    return pagedList(this.#transport, pathOf`/v1/resources/${id}/links`, params, options)
   }
 
   /** The comments on a resource, oldest first. */
@@ -85,13 +89,6 @@ export class Resources {
     params: ListParams<'listResourceComments'> = {},
     options?: RequestOptions,
   ): PagedList<Comment> {
-    return new PagedList((cursor) =>
-      this.#transport.request({
-        method: 'GET',
-        path: pathOf`/v1/resources/${id}/comments`,
-        query: { ...params, cursor },
-        options,
-      }),
-    )
+    return pagedList(this.#transport, pathOf`/v1/resources/${id}/comments`, params, options)
   }
 }

@@ -1,14 +1,12 @@
-import type { BodyOf, ListParams, Task, TaskStatus } from '../api-types.ts'
-import { PagedList } from '../pages.ts'
+import type { BodyOf, ListParams, Task } from '../api-types.ts'
+import type { PagedList } from '../pages.ts'
+import type { WithResponse } from '../response-meta.ts'
 import type { RequestOptions, Transport, WriteAnswer, WriteOptions } from '../transport.ts'
+import { pagedList } from './list.ts'
 import { pathOf } from './path.ts'
+import { recordOf } from './record.ts'
 
-/** Filters of `wg.tasks.list`; `status` takes one status or several. */
-export type ListTasksParams = Omit<ListParams<'listTasks'>, 'status'> & {
-  status?: TaskStatus | TaskStatus[]
-}
-
-/** Tasks: list the ones the token may open; create, change and complete them. */
+/** Tasks: list the ones the token may open; read, create, change and complete them. */
 export class Tasks {
   readonly #transport: Transport
 
@@ -16,16 +14,14 @@ export class Tasks {
     this.#transport = transport
   }
 
-  /** Tasks the token may open, newest first; iterate it, or call `firstPage()`. */
-  list(params: ListTasksParams = {}, options?: RequestOptions): PagedList<Task> {
-    return new PagedList((cursor) =>
-      this.#transport.request({
-        method: 'GET',
-        path: '/v1/tasks',
-        query: { ...params, cursor },
-        options,
-      }),
-    )
+  /** Tasks the token may open, newest first; `status` takes several, as `['todo', 'blocked']`. */
+  list(params: ListParams<'listTasks'> = {}, options?: RequestOptions): PagedList<Task> {
+    return pagedList(this.#transport, '/v1/tasks', params, options)
+  }
+
+  /** One task; an id the token may not open, or of another kind, is a NotFoundError. */
+  get(id: string, options?: RequestOptions): Promise<WithResponse<Task>> {
+    return recordOf(this.#transport, 'task', id, options)
   }
 
   /** Creates a task (scope `task:write`). */

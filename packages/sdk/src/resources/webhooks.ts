@@ -1,15 +1,18 @@
 import type {
   BodyOf,
   CreatedWebhookEndpoint,
+  DeletedWebhookEndpoint,
   ListParams,
+  RecoveredDeliveries,
   RotatedWebhookSecret,
   WebhookDelivery,
   WebhookDeliveryDetail,
   WebhookEndpoint,
 } from '../api-types.ts'
-import type { components } from '../generated/openapi.ts'
-import { PagedList } from '../pages.ts'
+import type { PagedList } from '../pages.ts'
+import type { WithResponse } from '../response-meta.ts'
 import type { RequestOptions, Transport, WriteAnswer, WriteOptions } from '../transport.ts'
+import { pagedList } from './list.ts'
 import { pathOf } from './path.ts'
 
 /** Your webhook endpoints (scope `webhook:manage`) and their delivery logs. */
@@ -33,18 +36,11 @@ export class Webhooks {
     params: ListParams<'listWebhooks'> = {},
     options?: RequestOptions,
   ): PagedList<WebhookEndpoint> {
-    return new PagedList((cursor) =>
-      this.#transport.request({
-        method: 'GET',
-        path: '/v1/webhooks',
-        query: { ...params, cursor },
-        options,
-      }),
-    )
+    return pagedList(this.#transport, '/v1/webhooks', params, options)
   }
 
   /** One endpoint. */
-  get(id: string, options?: RequestOptions): Promise<WebhookEndpoint> {
+  get(id: string, options?: RequestOptions): Promise<WithResponse<WebhookEndpoint>> {
     return this.#transport.request({ method: 'GET', path: pathOf`/v1/webhooks/${id}`, options })
   }
 
@@ -66,7 +62,7 @@ export class Webhooks {
   delete<O extends WriteOptions = WriteOptions>(
     id: string,
     options: O = {} as O,
-  ): Promise<WriteAnswer<O, components['schemas']['DeletedWebhookEndpoint']>> {
+  ): Promise<WriteAnswer<O, DeletedWebhookEndpoint>> {
     return this.#transport.request({
       method: 'DELETE',
       path: pathOf`/v1/webhooks/${id}`,
@@ -94,14 +90,7 @@ export class Webhooks {
     params: ListParams<'listWebhookDeliveries'> = {},
     options?: RequestOptions,
   ): PagedList<WebhookDelivery> {
-    return new PagedList((cursor) =>
-      this.#transport.request({
-        method: 'GET',
-        path: pathOf`/v1/webhooks/${id}/deliveries`,
-        query: { ...params, cursor },
-        options,
-      }),
-    )
+    return pagedList(this.#transport, pathOf`/v1/webhooks/${id}/deliveries`, params, options)
   }
 
   /** One delivery with the exact requests sent and the answers received. */
@@ -109,7 +98,7 @@ export class Webhooks {
     id: string,
     deliveryId: string,
     options?: RequestOptions,
-  ): Promise<WebhookDeliveryDetail> {
+  ): Promise<WithResponse<WebhookDeliveryDetail>> {
     return this.#transport.request({
       method: 'GET',
       path: pathOf`/v1/webhooks/${id}/deliveries/${deliveryId}`,
@@ -135,7 +124,7 @@ export class Webhooks {
     id: string,
     body: BodyOf<'recoverWebhookDeliveries'>,
     options: O = {} as O,
-  ): Promise<WriteAnswer<O, components['schemas']['RecoveredDeliveries']>> {
+  ): Promise<WriteAnswer<O, RecoveredDeliveries>> {
     return this.#transport.request({
       method: 'POST',
       path: pathOf`/v1/webhooks/${id}/recover`,
