@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict'
-import { mkdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { after, before, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import type { ImportResult } from '../../../src/bundle/import-bundle.ts'
@@ -19,11 +17,8 @@ import { type Receiver, reply, startReceiver } from '../../harness/receiver.ts'
 import { client } from '../../harness/test-app.ts'
 
 // The webhook and audit pages in Debian's chromium against the real app, with a local receiver.
-// With WORKGRAPH_SCREENSHOTS=1 the walk saves the screenshots of docs/dashboard.md.
+// Screenshots: every-page.test.ts.
 
-const SHOTS = process.env.WORKGRAPH_SCREENSHOTS
-  ? resolve(import.meta.dirname, '../../../../../docs/dashboard')
-  : null
 const PASSWORD = 'a long test passphrase'
 let t: ListeningApp
 let browser: Browser
@@ -40,7 +35,6 @@ before(async () => {
   receiver = await startReceiver()
   dispatcher = new WebhookDispatcher(t.deps, { random: () => 0.5, timeoutMs: 2000 })
   browser = await launchChromium()
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true })
 })
 after(async () => {
   await browser?.close()
@@ -52,7 +46,6 @@ after(async () => {
 async function check(page: Page, name: string) {
   assert.deepEqual(await seriousViolations(page), [], `${name}: ${page.url()}`)
   assert.equal(await page.locator('h1').count(), 1, `${name} has one h1`)
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) })
 }
 
 async function signedIn(email: string) {
