@@ -38,3 +38,27 @@ export function listIntegrations(db: Db, workspaceId: string) {
     .orderBy('id')
     .execute()
 }
+
+/**
+ * Everyone who can act in the workspace (its people, then its integrations), by name, at most
+ * `limit`: the choices of the audit page's actor filter, for owners and admins like ownerNames.
+ */
+export async function listActors(
+  db: Db,
+  workspaceId: string,
+  limit: number,
+): Promise<{ id: string; name: string; kind: 'person' | 'integration' }[]> {
+  const people = await db
+    .selectFrom('people')
+    .select(['id', 'name'])
+    .where('workspace_id', '=', workspaceId)
+    .orderBy('name')
+    .orderBy('id')
+    .limit(limit)
+    .execute()
+  const integrations = await listIntegrations(db, workspaceId)
+  return [
+    ...people.map((row) => ({ ...row, kind: 'person' as const })),
+    ...integrations.map((row) => ({ ...row, kind: 'integration' as const })),
+  ].slice(0, limit)
+}

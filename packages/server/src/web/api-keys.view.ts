@@ -54,7 +54,7 @@ export function apiKeysPage(
 !${form.error ? html`<p class="error" role="alert">${form.error}</p>` : ''}
 <label for="key-name">Name</label>
 <input type="text" id="key-name" name="name" required maxlength="200" value="${form.name ?? ''}">
-!${scopeChecks(input.allowed, form.checked ?? input.allowed)}
+!${scopeChecks(input.allowed, form.checked ?? new Set())}
 !${keyLimitFields({
       projects: input.projects,
       checked: form.projects ?? new Set(),
@@ -98,7 +98,7 @@ function actions(key: ListedToken, now: Date): string {
   if (key.revoked_at || (key.expires_at && key.expires_at <= now)) return ''
   const rotate = !isRotatable(key, now)
     ? ''
-    : html`<a href="${API_KEYS_PATH}/${key.id}/rotate">Rotate<span class="visually-hidden">
+    : html`<a class="button small secondary" href="${API_KEYS_PATH}/${key.id}/rotate">Rotate<span class="visually-hidden">
 ${key.name}</span></a>`
   return rotate + revokeLink(`${API_KEYS_PATH}/${key.id}/revoke`, key.name)
 }

@@ -6,6 +6,7 @@ import { presentAuditEntry } from '../audit/audit.present.ts'
 import type { AuditFilters } from '../audit/audit.queries.ts'
 import { ListAuditQuery } from '../audit/audit.schemas.ts'
 import { auditPosition, readAuditEntries } from '../audit/audit-entries.ts'
+import { auditNames } from './audit-names.ts'
 import { type AuditFilterValues, auditHref, auditPage } from './audit-page.view.ts'
 import { forbiddenPage } from './forbidden.view.ts'
 import { checkedInput, formProblem, utcInstant } from './form-problems.ts'
@@ -52,11 +53,13 @@ export function auditPageRoutes(deps: AppDeps) {
           presentAuditEntry(entry.row, entry.open),
         )
         const next = page.next_cursor ? auditHref({ ...filters, cursor: page.next_cursor }) : null
-        return sendPage(reply, 200, auditPage(web, { filters, entries: page.data, next }))
+        const names = await auditNames(deps, web, page.data, filters)
+        return sendPage(reply, 200, auditPage(web, { filters, entries: page.data, next, names }))
       } catch (error) {
         const problem = formProblem(error)
         if (!problem) throw error
-        const body = auditPage(web, { filters, entries: [], next: null, problem })
+        const names = await auditNames(deps, web, [], filters)
+        const body = auditPage(web, { filters, entries: [], next: null, problem, names })
         return sendPage(reply, problem.status, body)
       }
     })

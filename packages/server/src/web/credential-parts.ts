@@ -3,7 +3,7 @@ import { SCOPES, type Scope } from '../catalogue/scopes.ts'
 import { tokenStatus } from '../tokens/tokens.present.ts'
 import type { ListedToken } from '../tokens/tokens.queries.ts'
 import { csrfForm } from './layout.view.ts'
-import { badge, when } from './view-parts.ts'
+import { badge, tableBox, when } from './view-parts.ts'
 
 /** A token's status as the pages show it: a rotated key says until when it keeps working. */
 export function statusOf(row: ListedToken, now: Date): string {
@@ -18,7 +18,10 @@ export function scopeList(scopes: readonly string[]): string {
   return scopes.map((scope) => html`<code>${scope}</code>`).join(', ')
 }
 
-/** Checkboxes of the scopes one may give, each with what it allows, all checked by default. */
+/**
+ * Checkboxes of the scopes one may give, each with what it allows; `checked` are ticked (the key
+ * form ticks none: a key gets only the scopes its maker chose).
+ */
 export function scopeChecks(allowed: ReadonlySet<Scope>, checked: ReadonlySet<string>): string {
   const boxes = [...allowed].map(
     (scope) =>
@@ -53,11 +56,14 @@ export function confirmForm(action: string, csrf: string, label: string, back: s
 /** A table of trusted HTML rows under column headers, with a caption for screen readers. */
 export function listTable(caption: string, headers: readonly string[], rows: string[]): string {
   const head = headers.map((header) => html`<th scope="col">${header}</th>`).join('')
-  return html`<table class="list"><caption class="visually-hidden">${caption}</caption>
-<thead><tr>!${head}</tr></thead><tbody>!${rows.join('')}</tbody></table>`
+  return tableBox(
+    caption,
+    html`<table class="list"><caption class="visually-hidden">${caption}</caption>
+<thead><tr>!${head}</tr></thead><tbody>!${rows.join('')}</tbody></table>`,
+  )
 }
 
-/** A "Revoke" link whose accessible name says what it revokes. */
+/** A "Revoke" link, styled as destructive, whose accessible name says what it revokes. */
 export function revokeLink(href: string, name: string): string {
-  return html`<a href="${href}">Revoke<span class="visually-hidden"> ${name}</span></a>`
+  return html`<a class="button small danger-outline" href="${href}">Revoke<span class="visually-hidden"> ${name}</span></a>`
 }

@@ -22,6 +22,20 @@ export function when(iso: string | null | undefined): string {
   return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
 }
 
+/**
+ * A wide table in a box of its own that scrolls sideways, so the page never does. The box is a
+ * labelled region that takes focus, so a keyboard can scroll it too.
+ */
+export function tableBox(label: string, table: string): string {
+  return html`<div class="table-box" role="region" aria-label="${label}" tabindex="0">!${table}</div>`
+}
+
+/** A timestamp to the second (delivery logs, where seconds matter) in a <time> element. */
+export function whenExactly(iso: string | null | undefined): string {
+  if (!iso) return '—'
+  return html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`
+}
+
 /** A definition list of label → trusted HTML pairs (the record's facts). */
 export function facts(rows: [string, string][]): string {
   return html`<dl class="meta">!${rows.map(([label, value]) => html`<dt>${label}</dt><dd>!${value}</dd>`)}</dl>`

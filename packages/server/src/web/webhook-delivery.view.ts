@@ -3,7 +3,7 @@ import type { Static } from 'typebox'
 import type { AttemptDetail } from '../webhooks/webhooks.schemas.ts'
 import { type FormProblem, problemSummary } from './form-problems.ts'
 import { csrfForm, layout } from './layout.view.ts'
-import { facts, when } from './view-parts.ts'
+import { facts, whenExactly } from './view-parts.ts'
 import type { WebContext } from './web-context.ts'
 import type { Delivery } from './webhook-endpoint.view.ts'
 import type { Endpoint } from './webhook-list.view.ts'
@@ -40,8 +40,8 @@ export function deliveryPage(
       ['Status', html`${delivery.status}`],
       ['Last error', html`${delivery.last_error ?? '—'}`],
       ['Event id', html`<code>${delivery.event_id}</code>`],
-      ['Next attempt', when(delivery.next_attempt_at)],
-      ['Created', when(delivery.created_at)],
+      ['Next attempt', whenExactly(delivery.next_attempt_at)],
+      ['Created', whenExactly(delivery.created_at)],
     ])}
 !${csrfForm(
       `${base}/deliveries/${delivery.id}/replay`,
@@ -58,21 +58,40 @@ function attemptSection(attempt: Attempt): string {
     .map(([name, value]) => `${name}: ${value}`)
     .join('\n')
   const answer = attempt.response
-    ? html`<h4>Response ${attempt.response.status}</h4>!${bytes(attempt.response.body)}`
+    ? html`<h4>Response ${attempt.response.status}</h4>!${body(attempt.response.body)}`
     : html`<p>No response.</p>`
   return html`<section aria-labelledby="attempt-${attempt.attempt}">
 <h3 id="attempt-${attempt.attempt}">Attempt ${attempt.attempt} (${attempt.trigger})</h3>
 !${facts([
-    ['At', when(attempt.at)],
+    ['At', whenExactly(attempt.at)],
     ['Status code', html`${attempt.status_code ?? '—'}`],
     ['Duration', html`${attempt.duration_ms} ms`],
     ['Error', html`${attempt.error ?? '—'}`],
-    ['URL', html`${attempt.url}`],
+    ['URL', html`<span class="long">${attempt.url}</span>`],
   ])}
 <h4>Request</h4>
-!${bytes(`${headers}\n\n${attempt.request.body}`)}
+!${bytes(headers)}
+!${body(attempt.request.body)}
 !${answer}
 </section>`
+}
+
+// A body as a person reads it: JSON indented, with the exact bytes one click away (signatures
+// are over those); anything else as it came.
+function body(text: string): string {
+  const formatted = indentedJson(text)
+  if (formatted === null) return bytes(text)
+  return html`!${bytes(formatted)}
+<details><summary>Exact bytes</summary>!${bytes(text)}</details>`
+}
+
+function indentedJson(text: string): string | null {
+  try {
+    const formatted = JSON.stringify(JSON.parse(text), null, 2)
+    return formatted === text ? null : formatted
+  } catch {
+    return null
+  }
 }
 
 // Bytes as escaped text in a <pre>, cut at SHOWN_BYTES with a note of what was left out.

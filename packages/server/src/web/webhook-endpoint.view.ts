@@ -3,7 +3,7 @@ import type { Static } from 'typebox'
 import type { DeliveryRecord } from '../webhooks/webhooks.schemas.ts'
 import { type FormProblem, fieldError, invalidAttributes, problemSummary } from './form-problems.ts'
 import { csrfForm, layout } from './layout.view.ts'
-import { facts, when } from './view-parts.ts'
+import { facts, tableBox, when, whenExactly } from './view-parts.ts'
 import type { WebContext } from './web-context.ts'
 import { type Endpoint, endpointStatus, eventCheckboxes } from './webhook-list.view.ts'
 
@@ -59,7 +59,7 @@ export function endpointPage(web: WebContext, input: EndpointPageInput): string 
       `${base}/status`,
       web.csrf,
       html`<input type="hidden" name="status" value="${active ? 'disabled' : 'active'}">
-<button type="submit">${active ? 'Disable' : 'Enable'}</button>`,
+<button type="submit"!${active ? ' class="danger-outline"' : ''}>${active ? 'Disable' : 'Enable'}</button>`,
     )}
 !${active ? csrfForm(`${base}/test`, web.csrf, html`<button type="submit">Send a test event</button>`) : ''}
 </div>
@@ -72,7 +72,7 @@ export function endpointPage(web: WebContext, input: EndpointPageInput): string 
 <button type="submit">Save events</button>`,
     )}
 <h2 id="rotate">Rotate the signing secret</h2>
-!${problemSummary(problemOf('rotate'))}
+!${problemSummary(rotateProblem(problemOf('rotate'), endpoint))}
 !${csrfForm(
       `${base}/rotate`,
       web.csrf,
@@ -82,8 +82,8 @@ export function endpointPage(web: WebContext, input: EndpointPageInput): string 
           html`<option value="${seconds}"!${seconds === 86_400 ? ' selected' : ''}>${label}</option>`,
       )}</select>
 !${fieldError(problemOf('rotate'), '/grace_period_seconds', 'grace-error')}
-<p><input type="checkbox" id="force" name="force" value="true">
-<label for="force">End a previous secret still in its grace period</label></p>
+<label class="check"><input type="checkbox" name="force" value="true"> End the previous secret
+now, if it is still in its grace period</label>
 <button type="submit">Rotate secret</button>`,
     )}
 <h2 id="deliveries">Deliveries</h2>
@@ -102,15 +102,33 @@ export function endpointPage(web: WebContext, input: EndpointPageInput): string 
   })
 }
 
+/**
+ * The API's conflict names its JSON field (`"force": true`); the form's reader gets what to tick
+ * instead. Other refusals keep their own words.
+ */
+function rotateProblem(problem: FormProblem | null, endpoint: Endpoint): FormProblem | null {
+  if (problem?.status !== 409) return problem
+  const until = endpoint.previous_secret_expires_at
+  const wait = until ? `, or wait until ${until.slice(0, 16).replace('T', ' ')} UTC` : ''
+  return {
+    ...problem,
+    detail: `The previous secret is still in its grace period. Tick “End the previous secret now” to end it and rotate${wait}.`,
+  }
+}
+
 function deliveryTable(base: string, deliveries: readonly Delivery[]): string {
   if (deliveries.length === 0) return html`<p class="empty">No deliveries yet.</p>`
-  return html`<table class="data"><caption class="visually-hidden">Latest deliveries</caption>
-<thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th>
-<th scope="col">Created</th></tr></thead><tbody>!${deliveries.map(
+  const rows = deliveries.map(
     (
       delivery,
     ) => html`<tr><td><a href="${base}/deliveries/${delivery.id}">${delivery.event_type}</a></td>
 <td>${delivery.status}!${delivery.last_error ? html` (${delivery.last_error})` : ''}</td>
-<td>${delivery.attempts.length}</td><td>!${when(delivery.created_at)}</td></tr>`,
-  )}</tbody></table>`
+<td>${delivery.attempts.length}</td><td>!${whenExactly(delivery.created_at)}</td></tr>`,
+  )
+  return tableBox(
+    'Latest deliveries',
+    html`<table class="data"><caption class="visually-hidden">Latest deliveries</caption>
+<thead><tr><th scope="col">Event</th><th scope="col">Status</th><th scope="col">Attempts</th>
+<th scope="col">Created</th></tr></thead><tbody>!${rows}</tbody></table>`,
+  )
 }

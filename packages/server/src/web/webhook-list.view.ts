@@ -4,7 +4,7 @@ import { EVENT_TYPES } from '../catalogue/verbs.ts'
 import type { WebhookRecord } from '../webhooks/webhooks.schemas.ts'
 import { type FormProblem, fieldError, invalidAttributes, problemSummary } from './form-problems.ts'
 import { csrfForm, layout } from './layout.view.ts'
-import { badge, when } from './view-parts.ts'
+import { badge, tableBox, when } from './view-parts.ts'
 import type { WebContext } from './web-context.ts'
 
 /** An endpoint as the API presents it. */
@@ -64,9 +64,12 @@ export function webhookListPage(
 with its secret (see docs/webhooks.md).</p>
 !${
       rows.length
-        ? html`<table class="data"><caption class="visually-hidden">Your endpoints</caption>
+        ? tableBox(
+            'Your endpoints',
+            html`<table class="data"><caption class="visually-hidden">Your endpoints</caption>
 <thead><tr><th scope="col">URL</th><th scope="col">Events</th><th scope="col">Status</th>
-<th scope="col">Created</th></tr></thead><tbody>!${rows}</tbody></table>`
+<th scope="col">Created</th></tr></thead><tbody>!${rows}</tbody></table>`,
+          )
         : html`<p class="empty">You have no webhook endpoints yet.</p>`
     }
 <h2 id="create">Add an endpoint</h2>

@@ -124,11 +124,14 @@ test('filters narrow the entries, and the form shows them as chosen', async () =
   assert.match(keys.body, /<option value="api_key.created" selected>/)
   const byActor = await allEntries(adam, `/audit?actor_id=${ws.ids.alice}&action=task.created`)
   assert.equal(byActor.length, TASKS + 1)
+  // The actor is chosen by name: the select's option carries the id the query takes.
   const actorPage = await adam.get(`/audit?actor_id=${ws.ids.alice}`)
-  assert.match(
-    actorPage.body,
-    new RegExp(`id="actor_id" name="actor_id" type="text" value="${ws.ids.alice}"`),
-  )
+  assert.match(actorPage.body, new RegExp(`<option value="${ws.ids.alice}" selected>Alice`))
+  assert.doesNotMatch(actorPage.body, /name="actor_id" type="text"/)
+  // An id that is no one's stays chosen, as itself, and matches nothing.
+  const nobody = await adam.get('/audit?actor_id=per_nobody')
+  assert.match(nobody.body, /<option value="per_nobody" selected>per_nobody<\/option>/)
+  assert.equal(entriesOn(nobody.body).length, 0)
   // A time typed in the form's datetime-local field is read as UTC.
   const future = new Date(t.clock.now().getTime() + 60_000).toISOString().slice(0, 16)
   const none = await adam.get(`/audit?since=${future}`)
@@ -205,4 +208,26 @@ test('an entry the reader cannot open is withheld, as the API withholds it', asy
   assert.ok(!body.includes('Hidden launch date'), 'and every value')
   // Its creator's admin reads every other entry's diff.
   assert.match(body, /Open task 0/)
+})
+
+test('entries name their actor, credential and resource; ids stay in the links', async () => {
+  const adam = await as('adam')
+  const body = (await adam.get('/audit?action=task.created')).body
+  const first = attributeValue(
+    /<section class="audit-entry"[\s\S]*?<\/section>/.exec(body)?.[0] ?? '',
+  )
+  const text = textOf(first)
+  assert.match(text, /Who Alice/)
+  assert.match(text, /Through api, API key “[^”]+”/)
+  assert.match(text, /Resource task Open task \d+ · its entries/)
+  // An id in the diff is named too, when the reader may open it, with the id beside it.
+  assert.match(text, /creator_id — Alice Member usr_/)
+  assert.match(first, new RegExp(`href="/audit\\?actor_id=${ws.ids.alice}"`))
+  // A resource filter is shown by the resource's name, and can be dropped.
+  const task = /href="\/audit\?resource_id=([^"]+)"/.exec(first)?.[1] as string
+  const about = await adam.get(`/audit?resource_id=${task}`)
+  assert.match(textOf(about.body), /About Open task \d+ \(\s?any resource\s?\)/)
+  // The hidden task's id in the address gets no name: the reader may not open it.
+  const hidden = await adam.get(`/audit?resource_id=${hiddenTask}`)
+  assert.ok(!hidden.body.includes('Hidden launch date'))
 })

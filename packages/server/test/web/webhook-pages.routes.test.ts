@@ -312,7 +312,9 @@ test('rotating shows a new secret once; again in the grace is a 409 unless force
   const before = await state()
   const again = await alice.submit(`/webhooks/${id}/rotate`, [['grace_period_seconds', '0']])
   assert.equal(again.status, 409)
-  assert.match(alertOn(again.body) ?? '', /still in its grace period/)
+  // The message says what to do on the form, not which JSON field the API takes.
+  assert.match(alertOn(again.body) ?? '', /still in its grace period\. Tick “End the previous/)
+  assert.doesNotMatch(alertOn(again.body) ?? '', /"force"/)
   for (const grace of ['-5', 'soon', '604801']) {
     const reply = await alice.submit(`/webhooks/${id}/rotate`, [['grace_period_seconds', grace]])
     assert.equal(reply.status, 400, grace)

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict'
-import { mkdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { after, before, test } from 'node:test'
 import type { Browser } from 'playwright-core'
 import type { ImportResult } from '../../../src/bundle/import-bundle.ts'
@@ -17,12 +15,8 @@ import {
 import { importOk } from '../../harness/bundles.ts'
 
 // "Why you can see this" in Debian's chromium, checked by axe-core. Sign-in is tested on its
-// own: here the session cookie is set directly. With WORKGRAPH_SCREENSHOTS=1 the walk saves the
-// screenshot of docs/dashboard.md.
+// own: here the session cookie is set directly. Screenshots: every-page.test.ts.
 
-const SHOTS = process.env.WORKGRAPH_SCREENSHOTS
-  ? resolve(import.meta.dirname, '../../../../../docs/dashboard')
-  : null
 let t: ListeningApp
 let browser: Browser
 let ws: ImportResult
@@ -31,7 +25,6 @@ before(async () => {
   t = await startListeningApp()
   ws = await importOk(t.db.db, accessBundle)
   browser = await launchChromium()
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true })
 })
 after(async () => {
   await browser?.close()
@@ -56,7 +49,6 @@ test('a guest’s task page says why, passes axe, and its links open the team an
     'You belong to the team Operations, which is a member of its project.',
     'This task is assigned to you.',
   ])
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, 'access.png'), fullPage: true })
   await why.getByRole('link', { name: 'Operations' }).click()
   await page.waitForURL(/\/team\//)
   assert.deepEqual(

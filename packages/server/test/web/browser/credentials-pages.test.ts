@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict'
-import { mkdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { after, before, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import type { ImportResult } from '../../../src/bundle/import-bundle.ts'
@@ -17,13 +15,9 @@ import { appTokens } from '../../harness/oauth-client-requests.ts'
 import { confidentialApp } from '../../harness/oauth-flow.ts'
 
 // The credentials pages (API keys, OAuth apps, the workspace's tokens), driven in chromium:
-// every secret they issue is then used against the API. WORKGRAPH_SCREENSHOTS=1 saves their
-// screenshots for docs/dashboard.md.
+// every secret they issue is then used against the API. Screenshots: every-page.test.ts.
 
 const PASSWORD = 'a long test passphrase'
-const SHOTS = process.env.WORKGRAPH_SCREENSHOTS
-  ? resolve(import.meta.dirname, '../../../../../docs/dashboard')
-  : null
 let t: ListeningApp
 let browser: Browser
 let ws: ImportResult
@@ -34,7 +28,6 @@ before(async () => {
   bundle.people = bundle.people.map((person) => ({ ...person, password: PASSWORD }))
   ws = await importOk(t.db.db, bundle)
   browser = await launchChromium()
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true })
 })
 after(async () => {
   await browser?.close()
@@ -53,7 +46,6 @@ async function apiStatus(token: string): Promise<number> {
 async function check(page: Page, name: string) {
   assert.deepEqual(await seriousViolations(page), [], `${name}: ${page.url()}`)
   assert.equal(await page.locator('h1').count(), 1, `${name} has one h1`)
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) })
 }
 
 async function signedIn(email: string) {
@@ -79,7 +71,8 @@ test('a key is created with chosen scopes, shown once, rotated and revoked', asy
   // A member is offered every scope but the audit log's.
   assert.equal(await page.getByLabel(/audit:read/).count(), 0)
   await page.getByLabel('Name').fill('deploy script')
-  for (const box of await page.locator('input[name=scopes]').all()) await box.uncheck()
+  // No scope is ticked to start with: the key gets only what its maker ticks.
+  assert.equal(await page.locator('input[name=scopes]:checked').count(), 0)
   await page.getByLabel(/^workspace:read/).check()
   await page.getByLabel(/^task:read/).check()
   await page.getByRole('button', { name: 'Create key' }).click()
@@ -166,7 +159,7 @@ test('a forged form asking for scopes beyond the role is refused and creates not
   assert.equal((await t.db.db.selectFrom('tokens').select('id').execute()).length, before.length)
   // No name, or no scope: a 422 page with the form again, nothing made.
   await page.goto(`${t.origin}/settings/api-keys`)
-  for (const box of await page.locator('input[name=scopes]').all()) await box.uncheck()
+  // Nothing ticked (as the form starts), submitted.
   await page.getByLabel('Name').fill('nothing')
   const [empty] = await Promise.all([
     page.waitForResponse((r) => r.request().method() === 'POST'),

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict'
-import { mkdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { after, before, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import { DEMO_PASSWORD, demoBundle } from '../../../src/bundle/demo/demo-bundle.ts'
@@ -16,11 +14,8 @@ import {
 import { importOk } from '../../harness/bundles.ts'
 
 // The main pages on the demo workspace, checked by axe-core (no serious or critical violation).
-// With WORKGRAPH_SCREENSHOTS=1 the same walk saves the screenshots of docs/dashboard.md.
+// Screenshots: every-page.test.ts.
 
-const SHOTS = process.env.WORKGRAPH_SCREENSHOTS
-  ? resolve(import.meta.dirname, '../../../../../docs/dashboard')
-  : null
 let t: ListeningApp
 let browser: Browser
 let ws: ImportResult
@@ -29,7 +24,6 @@ before(async () => {
   t = await startListeningApp()
   ws = await importOk(t.db.db, demoBundle({ today: '2026-11-23' }))
   browser = await launchChromium()
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true })
 })
 after(async () => {
   await browser?.close()
@@ -46,7 +40,6 @@ async function check(page: Page, name: string) {
   assert.deepEqual(await seriousViolations(page), [], `${name}: ${page.url()}`)
   assert.equal(await page.locator('h1').count(), 1, `${name} has one h1`)
   assert.equal(await page.locator('main').count(), 1, `${name} has one main`)
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) })
 }
 
 // Ids are random: a resource of the kind that the whole workspace sees, whichever comes first.

@@ -1,6 +1,4 @@
 import assert from 'node:assert/strict'
-import { mkdirSync } from 'node:fs'
-import { join, resolve } from 'node:path'
 import { after, before, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
 import type { ImportResult } from '../../../src/bundle/import-bundle.ts'
@@ -19,11 +17,8 @@ import { type Receiver, reply, startReceiver } from '../../harness/receiver.ts'
 import { client } from '../../harness/test-app.ts'
 
 // The webhook and audit pages in Debian's chromium against the real app, with a local receiver.
-// With WORKGRAPH_SCREENSHOTS=1 the walk saves the screenshots of docs/dashboard.md.
+// Screenshots: every-page.test.ts.
 
-const SHOTS = process.env.WORKGRAPH_SCREENSHOTS
-  ? resolve(import.meta.dirname, '../../../../../docs/dashboard')
-  : null
 const PASSWORD = 'a long test passphrase'
 let t: ListeningApp
 let browser: Browser
@@ -40,7 +35,6 @@ before(async () => {
   receiver = await startReceiver()
   dispatcher = new WebhookDispatcher(t.deps, { random: () => 0.5, timeoutMs: 2000 })
   browser = await launchChromium()
-  if (SHOTS) mkdirSync(SHOTS, { recursive: true })
 })
 after(async () => {
   await browser?.close()
@@ -52,7 +46,6 @@ after(async () => {
 async function check(page: Page, name: string) {
   assert.deepEqual(await seriousViolations(page), [], `${name}: ${page.url()}`)
   assert.equal(await page.locator('h1').count(), 1, `${name} has one h1`)
-  if (SHOTS) await page.screenshot({ path: join(SHOTS, `${name}.png`) })
 }
 
 async function signedIn(email: string) {
@@ -101,11 +94,20 @@ test('webhooks: create, test event, delivery log, replay, disable, enable, rotat
   await page.reload()
   await page.getByRole('link', { name: 'webhook.test' }).click()
   assert.equal(await page.locator('h3').first().textContent(), 'Attempt 1 (auto)')
-  const request = (await page.locator('pre.bytes').first().textContent()) ?? ''
-  assert.ok(request.includes('x-service-signature:'), 'request headers shown')
-  assert.ok(request.includes(receiver.received[0]?.raw.toString('utf8') ?? '-'), 'exact body')
+  const headers = (await page.locator('pre.bytes').first().textContent()) ?? ''
+  assert.ok(headers.includes('x-service-signature:'), 'request headers shown')
+  // The body indented for reading, and the exact bytes (what the signature covers) beside it.
+  const raw = receiver.received[0]?.raw.toString('utf8') ?? '-'
+  const indented = JSON.stringify(JSON.parse(raw), null, 2)
+  assert.equal(await page.locator('pre.bytes').nth(1).textContent(), indented)
+  assert.equal(await page.locator('details pre.bytes').first().textContent(), raw, 'exact body')
+  assert.match(
+    (await page.locator('time').first().getAttribute('datetime')) ?? '',
+    /T\d\d:\d\d:\d\d(\.\d+)?Z$/,
+  )
+  assert.match((await page.locator('main time').last().textContent()) ?? '', /:\d\d:\d\d UTC$/)
   assert.equal(await page.locator('h4', { hasText: 'Response 200' }).count(), 1)
-  assert.equal(await page.locator('pre.bytes').nth(1).textContent(), 'ok')
+  assert.equal(await page.locator('pre.bytes').nth(3).textContent(), 'ok')
   await check(page, 'webhook-delivery')
 
   receiver.script(reply(500, {}, '<b>down</b>'))
@@ -117,7 +119,7 @@ test('webhooks: create, test event, delivery log, replay, disable, enable, rotat
     'Attempt 1 (auto)',
     'Attempt 2 (replay)',
   ])
-  assert.equal(await page.locator('pre.bytes').nth(3).textContent(), '<b>down</b>', 'escaped')
+  assert.equal(await page.locator('pre.bytes').nth(7).textContent(), '<b>down</b>', 'escaped')
   assert.equal(await page.locator('main b').count(), 0)
   assert.equal(receiver.received.length, 2)
   assert.equal(receiver.received[1]?.json.id, receiver.received[0]?.json.id)
@@ -142,8 +144,16 @@ test('webhooks: create, test event, delivery log, replay, disable, enable, rotat
   await page.getByRole('link', { name: 'Go to the endpoint' }).click()
   const again = await submit(page, 'Rotate secret')
   assert.equal(again?.status(), 409)
-  assert.match((await page.getByRole('alert').textContent()) ?? '', /grace period/)
+  const conflict = (await page.getByRole('alert').textContent()) ?? ''
+  assert.match(conflict, /^The previous secret is still in its grace period\. Tick “End/)
+  assert.doesNotMatch(conflict, /"force"/)
   assert.equal((await endpointRow(id)).secret_sealed, afterRotation.secret_sealed)
+  // The box sits in its label, so its words name it; ticked, the rotation goes through.
+  await page.getByRole('checkbox', { name: /End the previous secret now/ }).check()
+  await submit(page, 'Rotate secret')
+  assert.match((await page.locator('#secret').textContent()) ?? '', /^whsec_/)
+  assert.notEqual((await endpointRow(id)).secret_sealed, afterRotation.secret_sealed)
+  await page.getByRole('link', { name: 'Go to the endpoint' }).click()
 
   // Recover since a time: the failed replay run is queued again.
   await page.getByLabel('Since (UTC)').fill('2000-01-01T00:00')
@@ -201,12 +211,13 @@ test('the audit page filters by action and actor and shows diffs; writes are via
   assert.equal(new URL(page.url()).searchParams.get('action'), 'webhook.created')
   const created = await page.locator('section.audit-entry').count()
   assert.ok(created >= 2 && created < all, `${created} of ${all}`)
-  await page.getByLabel('Actor id').fill(ws.ids.adam as string)
+  await page.getByLabel('Who').selectOption({ label: 'Adam Admin' })
   await submit(page, 'Filter')
   const mine = page.locator('section.audit-entry')
   assert.equal(await mine.count(), 1)
   // Adam's own endpoint is his to open: its diff is shown; the entry came through the dashboard.
-  assert.match((await mine.locator('dd').nth(2).textContent()) ?? '', /^web, web_session/)
+  assert.equal(await mine.locator('dd').nth(1).textContent(), 'Adam Admin')
+  assert.match((await mine.locator('dd').nth(2).textContent()) ?? '', /^web, dashboard session/)
   const diff = mine.locator('table')
   assert.equal(await diff.locator('th[scope=row]', { hasText: 'url' }).count(), 1)
   assert.ok(((await diff.textContent()) ?? '').includes(receiver.url))
