@@ -38,7 +38,7 @@ export function errorPage(code: ProblemCode, publicUrl: string): string {
 <h2>The answer</h2>
 <p>An <code>application/problem+json</code> body (RFC 9457). Branch on <code>code</code>; quote
 <code>request_id</code> (also the <code>x-request-id</code> header) when you report a problem.</p>
-<pre class="bytes">${JSON.stringify(example, null, 2)}</pre>
+<pre class="bytes" tabindex="0">${JSON.stringify(example, null, 2)}</pre>
 <p><a href="/reference">API reference</a></p>`,
   })
 }

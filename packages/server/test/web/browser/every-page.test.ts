@@ -55,11 +55,14 @@ const PAGES = {
   'oauth-sign-in': '/oauth/interaction/:uid',
   'oauth-workspace': '/oauth/interaction/:uid',
   'oauth-consent': '/oauth/interaction/:uid',
+  errors: '/errors',
+  error: '/errors/:code',
 } as const
 type PageName = keyof typeof PAGES
 
-// Paths that are not pages: the API and the protocols beside it, and the stylesheet and script.
-const NOT_PAGES = /^\/(v1|oauth\/(?!interaction)|\.well-known|healthz|readyz|assets)/
+// Paths that are not pages: the API and the protocols beside it, and the stylesheet and script;
+// the API reference is Scalar's page, checked in reference-pages.test.ts.
+const NOT_PAGES = /^\/(v1|oauth\/(?!interaction)|\.well-known|healthz|readyz|assets|reference)/
 const WIDTHS = [390, 1280] as const
 const SHOTS = process.env.WORKGRAPH_SCREENSHOTS
   ? resolve(import.meta.dirname, '../../../../../docs/dashboard')
@@ -279,6 +282,13 @@ test('every page fits 390 and 1280 px and passes axe', async () => {
   await visit(guest, 'access')
   await guest.goto(`${t.origin}/audit`)
   await visit(guest, 'audit-forbidden')
+
+  // The pages a problem's type leads to, open to anyone.
+  const anyone = await (await context()).newPage()
+  await anyone.goto(`${t.origin}/errors`)
+  await visit(anyone, 'errors')
+  await anyone.getByRole('link', { name: 'validation_failed' }).click()
+  await visit(anyone, 'error')
   assert.deepEqual(
     Object.keys(PAGES).filter((name) => !visited.has(name as PageName)),
     [],

@@ -1,7 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import type { Browser, Page } from 'playwright-core'
-import { PROBLEMS } from '../../../src/api/problem-catalogue.ts'
 import {
   type ListeningApp,
   launchChromium,
@@ -10,11 +9,10 @@ import {
   withAxe,
 } from '../../harness/browser-app.ts'
 
-// The API reference (Scalar, shipped in the package) and the error pages, in Chromium with the
-// pages' own CSP enforced: at both widths nothing scrolls sideways, axe finds nothing serious,
-// and no request leaves this server.
+// The API reference (Scalar, shipped in the package), in Chromium with the page's own CSP
+// enforced: at both widths nothing scrolls sideways, axe finds nothing serious, and no request
+// leaves this server. The error pages are dashboard pages: every-page.test.ts walks them.
 
-const AXE_READS = ['/errors', '/errors/validation_failed', '/errors/rate_limited']
 let t: ListeningApp
 let browser: Browser
 
@@ -78,19 +76,6 @@ for (const width of [390, 1280]) {
     assert.deepEqual(refused, [], 'the CSP refused nothing the page needs')
     assert.equal(await sidewaysScroll(page), 0, 'the page does not scroll sideways')
     assert.deepEqual(await seriousViolations(page), [], 'axe')
-    await context.close()
-  })
-
-  test(`the error pages fit ${width} px and pass axe`, async () => {
-    const context = await withAxe(await browser.newContext({ viewport: { width, height: 800 } }))
-    const page = await context.newPage()
-    for (const path of ['/errors', ...Object.keys(PROBLEMS).map((code) => `/errors/${code}`)]) {
-      const reply = await page.goto(`${t.origin}${path}`)
-      assert.equal(reply?.status(), 200, path)
-      // The pages share one template: axe reads the index and a few, the width check all.
-      if (AXE_READS.includes(path)) assert.deepEqual(await seriousViolations(page), [], path)
-      assert.equal(await sidewaysScroll(page), 0, `${path} does not scroll sideways`)
-    }
     await context.close()
   })
 }
