@@ -4,6 +4,7 @@ import { SCOPES } from '../catalogue/scopes.ts'
 import { OAUTH_ROUTES } from '../oauth/oauth-routes.ts'
 import { webhookEventSchemas } from '../webhooks/webhook-events.schemas.ts'
 import { IDEMPOTENCY_KEY_HEADER } from '../writes/idempotency-key.ts'
+import { eventTypesRule, webhookUrlRule } from './code-rules.ts'
 import { withDryRunResponse } from './dry-run-responses.ts'
 import { hoistNamedSchemas } from './named-schemas.ts'
 import { oauthPaths } from './oauth-paths.ts'
@@ -14,7 +15,6 @@ import {
   headerRefs,
   RESPONSE_HEADERS,
 } from './response-headers.ts'
-import { webhookUrlRule } from './webhook-url-rule.ts'
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is JSON shaped by @fastify/swagger
 type Json = any
@@ -217,5 +217,6 @@ export function finishDocument(generated: Json, server: DocumentedServer): Json 
   hoistNamedSchemas(ProblemSchema, schemas)
   requestDefaultsInWords(document.paths, schemas)
   webhookUrlRule(schemas, server)
+  eventTypesRule(document.paths)
   return { ...document, components: components(publicUrl, schemas) }
 }

@@ -1,3 +1,4 @@
+import { EVENT_LIST_PATTERN } from '../graph/changes/event-types.ts'
 import { endpointUrlPattern } from '../webhooks/ssrf-guard.ts'
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is JSON shaped by @fastify/swagger
@@ -20,4 +21,17 @@ export function webhookUrlRule(schemas: Json, options: { allowHttpLoopback: bool
       ? 'An https URL (plain http only to this machine: this server allows it for development).'
       : 'An https URL.'
   }
+}
+
+/**
+ * States the names `GET /v1/changes?types=` takes as a `pattern`. Only the document gets it: the
+ * route's own check (parseEventTypes) answers a wrong name by naming the known ones, which a
+ * pattern's refusal could not say.
+ */
+export function eventTypesRule(paths: Json): void {
+  const types = paths['/v1/changes']?.get?.parameters?.find(
+    (parameter: Json) => parameter.in === 'query' && parameter.name === 'types',
+  )
+  if (!types) throw new Error('GET /v1/changes has no types parameter to state the rule on')
+  types.schema = { ...types.schema, pattern: EVENT_LIST_PATTERN }
 }
