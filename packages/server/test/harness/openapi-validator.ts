@@ -45,6 +45,15 @@ const BASE = 'https://workgraph.test/openapi.json'
 const isJson = (mediaType: string) =>
   mediaType === 'application/json' || mediaType.endsWith('+json')
 
+// The `detail` of a problem body; null for any other body.
+function problemDetail(body: string): string | null {
+  try {
+    return (JSON.parse(body) as { detail?: string }).detail ?? null
+  } catch {
+    return null
+  }
+}
+
 function escapePointer(segment: string): string {
   return segment.replace(/~/g, '~0').replace(/\//g, '~1')
 }
@@ -211,7 +220,7 @@ export class OpenApiValidator {
     say: (pointer: string, message: string) => void,
   ): void {
     const took = exchange.status < 300
-    const detail = exchange.status === 422 ? JSON.parse(exchange.responseBody).detail : null
+    const detail = exchange.status === 422 ? problemDetail(exchange.responseBody) : null
     const problems: string[] = []
     let queryProblems = 0
     const body = op.requestBody ? this.#resolve(op.requestBody) : undefined

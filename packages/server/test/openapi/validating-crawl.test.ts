@@ -380,11 +380,19 @@ async function crawlRateLimit(): Promise<void> {
       limited.app,
     )
     assert.equal(over.status, 429)
+    // A write over its budget too: refused before it is tried.
     await call(
-      'getWorkspace',
-      'GET',
-      '/v1/workspace',
-      { as: 'spare-key', headers: {} },
+      'createComment',
+      'POST',
+      '/v1/comments',
+      { as: 'olive-key', body: { resource_id: id('t-open'), body: 'Over' } },
+      limited.app,
+    )
+    await call(
+      'createComment',
+      'POST',
+      '/v1/comments',
+      { as: 'olive-key', body: { resource_id: id('t-open'), body: 'Over' } },
       limited.app,
     )
   } finally {
