@@ -12,8 +12,8 @@
  *   WORKGRAPH_TEST_REQUIRE_POSTGRES=1 fail instead of skipping when PostgreSQL is absent (CI)
  *
  * In a whole run, the few files whose subject does not depend on the engine and that cost the
- * most (pages and the SDK driven in Chromium, the dashboard's route modules, the OpenAPI document,
- * and the TypeScript compiler checking the SDK and a generated client) run once, on PostgreSQL;
+ * most (pages and the SDK driven in Chromium, the dashboard's route modules, the OpenAPI document
+ * and its validating crawl, and the TypeScript compiler checking the SDK and a generated client) run once, on PostgreSQL;
  * the pages' other HTTP tests and their fuzz still run on both.
  * Named on the command line, or when PostgreSQL is absent, they run on every engine. Fuzz tests
  * send a third of their inputs on PGlite (test/harness/property-settings.ts).
@@ -41,6 +41,7 @@ const ONCE = [
   /\/test\/web\/browser\//,
   /\/test\/web\/[\w-]+\.routes\.test\.ts$/,
   /\/test\/openapi\/openapi\.test\.ts$/,
+  /\/test\/openapi\/validating-crawl\.test\.ts$/,
   /sdk\/test\/browser\.test\.ts$/,
   /\/generated-client\.test\.ts$/,
   /sdk\/test\/package\.test\.ts$/,

@@ -101,7 +101,10 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   })
   installDryRuns(app)
   installRateLimits(app, { store: deps.rateLimits, config: deps.config, clock: deps.clock })
-  await installOpenApi(app, deps.config.publicUrl)
+  await installOpenApi(app, {
+    publicUrl: deps.config.publicUrl,
+    allowHttpLoopback: deps.config.webhooksAllowHttpLoopback,
+  })
   // On the root, so that the HTML 404 of an unknown page can read the dashboard's session too.
   await app.register(cookie)
 

@@ -1,5 +1,6 @@
 import { isConnectionFailure } from '../db/connection-failure.ts'
 import { type ProblemDetailItem, ProblemError } from './problem-catalogue.ts'
+import { type SchemaError, sentencesOf } from './validation-messages.ts'
 
 // What a framework or validator throws: a code, an HTTP status, or validation errors by part.
 interface FrameworkError {
@@ -7,33 +8,21 @@ interface FrameworkError {
   statusCode?: number
   message?: string
   validationContext?: string
-  validation?: AjvError[]
-}
-
-interface AjvError {
-  instancePath: string
-  keyword: string
-  message?: string
-  params: Record<string, unknown>
-}
-
-const FORMAT_MESSAGES: Record<string, string> = {
-  date: 'must be a date (YYYY-MM-DD)',
-  'date-time': 'must be an RFC 3339 timestamp',
-  email: 'must be an email address',
-  uri: 'must be an absolute URI',
+  validation?: SchemaError[]
 }
 
 /**
- * Turns Ajv's errors into located, readable problem items: each distinct one once, in the order
- * of the input, and at most MAX_PROBLEM_ITEMS, so that the answer stays small and building it
- * stays linear however many errors there were.
+ * Turns Ajv's errors into located sentences that name the field (validation-messages.ts): each
+ * distinct one once, in the order of the input, and at most MAX_PROBLEM_ITEMS, so that the answer
+ * stays small and building it stays linear however many errors there were.
  */
-export function validationItems(errors: readonly AjvError[]): ProblemDetailItem[] {
+export function validationItems(
+  errors: readonly SchemaError[],
+  part = 'body',
+): ProblemDetailItem[] {
   const seen = new Set<string>()
   const items: ProblemDetailItem[] = []
-  for (const error of errors) {
-    const item = problemItem(error)
+  for (const item of sentencesOf(errors, part)) {
     const key = `${item.path}\u0000${item.message}`
     if (seen.has(key)) continue
     seen.add(key)
@@ -41,30 +30,6 @@ export function validationItems(errors: readonly AjvError[]): ProblemDetailItem[
     if (items.length === MAX_PROBLEM_ITEMS) break
   }
   return items
-}
-
-function problemItem(error: AjvError): ProblemDetailItem {
-  const at = error.instancePath
-  switch (error.keyword) {
-    case 'required':
-      return { path: `${at}/${error.params.missingProperty}`, message: 'is required' }
-    case 'additionalProperties':
-      return { path: `${at}/${error.params.additionalProperty}`, message: 'is not a known field' }
-    case 'enum':
-      return {
-        path: at,
-        message: `must be one of: ${(error.params.allowedValues as unknown[]).join(', ')}`,
-      }
-    case 'format':
-      return {
-        path: at,
-        message:
-          FORMAT_MESSAGES[error.params.format as string] ??
-          `must match format ${error.params.format}`,
-      }
-    default:
-      return { path: at, message: error.message ?? 'is invalid' }
-  }
 }
 
 /** The most items a problem's `errors` lists (docs/errors.md). */
@@ -95,7 +60,10 @@ export function databaseUnavailable(): ProblemError {
 export function toProblem(error: unknown): ProblemError {
   if (error instanceof ProblemError) return error
   const e = error as FrameworkError
-  if (e.validation) return invalidPart(e.validationContext ?? '', validationItems(e.validation))
+  if (e.validation) {
+    const part = e.validationContext ?? ''
+    return invalidPart(part, validationItems(e.validation, part))
+  }
   switch (e.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return new ProblemError('payload_too_large', 'The request body is larger than the limit.')

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify'
 import { ProblemError } from '../api/problem-catalogue.ts'
+import { fieldName } from '../api/validation-messages.ts'
 import { shapeBreach } from '../lib/json-shape.ts'
 
 /**
@@ -12,6 +13,10 @@ export function installBodyShapeLimit(app: FastifyInstance): void {
     if (request.body === null || typeof request.body !== 'object') return
     const breach = shapeBreach(request.body)
     if (!breach) return
-    throw new ProblemError('validation_failed', 'The body is invalid.', { errors: [breach] })
+    // Said as a sentence that names the place, as validation problems are (docs/errors.md).
+    const message = `${fieldName(breach.path)} ${breach.message}.`
+    throw new ProblemError('validation_failed', 'The body is invalid.', {
+      errors: [{ path: breach.path, message }],
+    })
   })
 }

@@ -50,7 +50,7 @@ async function refuseBadFlag(request: FastifyRequest): Promise<void> {
   const value = (request.query as { dry_run?: unknown }).dry_run
   if (value === undefined || value === 'true' || value === 'false') return
   throw new ProblemError('invalid_request', 'dry_run must be true or false, given once.', {
-    errors: [{ path: '/query/dry_run', message: 'must be true or false' }],
+    errors: [{ path: '/query/dry_run', message: 'dry_run must be true or false.' }],
   })
 }
 

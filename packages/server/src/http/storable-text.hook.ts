@@ -1,6 +1,12 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify'
 import { invalidPart } from '../api/problems.ts'
+import { fieldName } from '../api/validation-messages.ts'
 import { unstorableText } from '../lib/storable-text.ts'
+
+// A fault as a sentence that names the field, as validation problems are (docs/errors.md).
+function inWords(fault: { path: string; message: string }, part: string) {
+  return { path: fault.path, message: `${fieldName(fault.path, part)} ${fault.message}.` }
+}
 
 // Fastify's names of the parts, in the order its own validation reports them.
 const PARTS = ['params', 'body', 'querystring', 'headers'] as const
@@ -21,7 +27,11 @@ export function installStorableTextRule(app: FastifyInstance): void {
     if (request.is404) return // no route reads anything; the 404 says what is wrong
     for (const part of PARTS) {
       const faults = unstorableText(partOf(request, part))
-      if (faults.length > 0) throw invalidPart(part, faults)
+      if (faults.length > 0)
+        throw invalidPart(
+          part,
+          faults.map((fault) => inWords(fault, part)),
+        )
     }
   })
 }

@@ -3,11 +3,18 @@ import { allKinds } from '../catalogue/catalogue.ts'
 import { SCOPES } from '../catalogue/scopes.ts'
 import { OAUTH_ROUTES } from '../oauth/oauth-routes.ts'
 import { webhookEventSchemas } from '../webhooks/webhook-events.schemas.ts'
+import { IDEMPOTENCY_KEY_HEADER } from '../writes/idempotency-key.ts'
+import { eventTypesRule, webhookUrlRule } from './code-rules.ts'
 import { withDryRunResponse } from './dry-run-responses.ts'
 import { hoistNamedSchemas } from './named-schemas.ts'
 import { oauthPaths } from './oauth-paths.ts'
 import { requestDefaultsInWords } from './request-defaults.ts'
-import { AUTHENTICATED_HEADERS, headerRefs, RESPONSE_HEADERS } from './response-headers.ts'
+import {
+  API_PROBLEM_HEADERS,
+  AUTHENTICATED_HEADERS,
+  headerRefs,
+  RESPONSE_HEADERS,
+} from './response-headers.ts'
 
 // biome-ignore lint/suspicious/noExplicitAny: the document is JSON shaped by @fastify/swagger
 type Json = any
@@ -67,8 +74,9 @@ function finishOperation(operation: Json): Json {
     }
   }
   if (authenticated) responses['429'] = { $ref: '#/components/responses/RateLimited' }
-  responses['4XX'] = { $ref: '#/components/responses/Problem' }
-  responses['5XX'] = { $ref: '#/components/responses/Problem' }
+  const problem = authenticated ? 'ApiProblem' : 'Problem'
+  responses['4XX'] = { $ref: `#/components/responses/${problem}` }
+  responses['5XX'] = { $ref: `#/components/responses/${problem}` }
   const security = operation.security.flatMap((alternative: Json) => [
     alternative,
     { oauth2: alternative.bearerAuth },
@@ -76,9 +84,17 @@ function finishOperation(operation: Json): Json {
   return {
     ...operation,
     ...(parameters.length > 0 ? { parameters } : {}),
+    ...(operation.requestBody ? { requestBody: bodyRequirement(operation.requestBody) } : {}),
     security,
     responses,
   }
+}
+
+// A body is optional when `{}` is valid: the server reads an absent body as `{}` (validators.ts).
+function bodyRequirement(requestBody: Json): Json {
+  const schema = requestBody.content?.['application/json']?.schema ?? {}
+  const required = (schema.required?.length ?? 0) > 0 || (schema.minProperties ?? 0) > 0
+  return { ...requestBody, required }
 }
 
 function webhookOperations(): Json {
@@ -113,8 +129,12 @@ function components(publicUrl: string, schemas: Json): Json {
         name: 'Idempotency-Key',
         required: false,
         description:
-          'Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice.',
-        schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[A-Za-z0-9_.:-]+$' },
+          'Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice.',
+        schema: {
+          type: 'string',
+          minLength: 1,
+          ...IDEMPOTENCY_KEY_HEADER,
+        },
       },
     },
     headers: RESPONSE_HEADERS,
@@ -122,6 +142,12 @@ function components(publicUrl: string, schemas: Json): Json {
       Problem: {
         description: 'A problem (RFC 9457) with a stable `code` (docs/errors.md).',
         headers: headerRefs(['X-Request-Id']),
+        content: problemContent,
+      },
+      ApiProblem: {
+        description:
+          'A problem (RFC 9457) with a stable `code` (docs/errors.md). A 401 or 403 carries the Bearer challenge; an answer to a known token, its rate-limit state.',
+        headers: headerRefs(API_PROBLEM_HEADERS),
         content: problemContent,
       },
       RateLimited: {
@@ -153,12 +179,19 @@ function components(publicUrl: string, schemas: Json): Json {
   }
 }
 
+/** What of the server's configuration the document states. */
+export interface DocumentedServer {
+  readonly publicUrl: string
+  readonly allowHttpLoopback: boolean
+}
+
 /**
  * Turns what @fastify/swagger generates from the route schemas into the published contract
  * (docs/api.md, "OpenAPI"): named schemas, problem+json errors, headers, both security schemes,
  * the OAuth endpoints, tags, the webhooks each endpoint receives, and requests' defaults in words.
  */
-export function finishDocument(generated: Json, publicUrl: string): Json {
+export function finishDocument(generated: Json, server: DocumentedServer): Json {
+  const { publicUrl } = server
   const paths: Json = {}
   for (const [path, item] of Object.entries<Json>(generated.paths)) {
     paths[path] = Object.fromEntries(
@@ -183,5 +216,7 @@ export function finishDocument(generated: Json, publicUrl: string): Json {
   // Errors are declared once, as components.responses, so no path names the problem body.
   hoistNamedSchemas(ProblemSchema, schemas)
   requestDefaultsInWords(document.paths, schemas)
+  webhookUrlRule(schemas, server)
+  eventTypesRule(document.paths)
   return { ...document, components: components(publicUrl, schemas) }
 }

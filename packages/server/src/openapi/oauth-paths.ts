@@ -31,9 +31,35 @@ const Metadata = {
   additionalProperties: true,
 }
 
+const JwkSet = {
+  title: 'JwkSet',
+  type: 'object',
+  required: ['keys'],
+  properties: {
+    keys: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['kty'],
+        properties: { kty: { type: 'string' }, kid: { type: 'string' }, alg: { type: 'string' } },
+      },
+    },
+  },
+}
+
 const json = (schema: object) => ({ 'application/json': { schema } })
 const form = (schema: object) => ({ 'application/x-www-form-urlencoded': { schema } })
+const html = { 'text/html': { schema: { type: 'string' } } }
+// The token endpoint's answers are never to be cached (RFC 6749 §5.1), its errors neither.
+const noStore = {
+  'Cache-Control': {
+    description: 'Always `no-store`.',
+    required: true,
+    schema: { type: 'string', const: 'no-store' },
+  },
+}
 const oauthError = { description: 'An OAuth error (RFC 6749).', content: json(OAuthError) }
+const tokenError = { ...oauthError, headers: noStore }
 const publicOperation = { tags: ['oauth'], security: [] }
 
 const formParameters = (required: string[], properties: Record<string, object>) => ({
@@ -77,10 +103,24 @@ export function oauthPaths(): Record<string, object> {
           '200': {
             description:
               'With `response_mode=form_post`, once the person has approved: an HTML page that posts code, state and iss to redirect_uri.',
-            content: { 'text/html': { schema: text } },
+            headers: noStore,
+            content: html,
           },
-          '303': { description: 'To the sign-in and consent pages, then to redirect_uri.' },
-          '400': oauthError,
+          '303': {
+            description:
+              'To the sign-in and consent pages, then to redirect_uri (with code, state and iss, or with `error` once redirect_uri is known to be registered).',
+            headers: {
+              ...noStore,
+              Location: { description: 'Where to go next.', required: true, schema: text },
+            },
+            content: html,
+          },
+          '400': {
+            description:
+              'An HTML error page, for the person at the browser: the request cannot be sent back to redirect_uri (an unknown client_id, a redirect_uri not registered, or no parameters at all).',
+            headers: noStore,
+            content: html,
+          },
         },
       },
     },
@@ -106,8 +146,20 @@ export function oauthPaths(): Record<string, object> {
           ),
         },
         responses: {
-          '200': { description: 'Tokens.', content: json(TokenResponse) },
-          '400': oauthError,
+          '200': { description: 'Tokens.', headers: noStore, content: json(TokenResponse) },
+          '400': tokenError,
+          '401': {
+            description:
+              '`invalid_client`: the client could not be authenticated (an unknown client, a wrong secret).',
+            headers: {
+              ...noStore,
+              'WWW-Authenticate': {
+                description: 'The Basic challenge of the client authentication that failed.',
+                schema: text,
+              },
+            },
+            content: json(OAuthError),
+          },
         },
       },
     },
@@ -126,7 +178,14 @@ export function oauthPaths(): Record<string, object> {
             }),
           ),
         },
-        responses: { '200': { description: 'Revoked, or was not valid.' }, '400': oauthError },
+        responses: {
+          '200': { description: 'Revoked, or was not valid: an empty body.' },
+          '400': oauthError,
+          '401': {
+            ...oauthError,
+            description: '`invalid_client`: the client could not be authenticated.',
+          },
+        },
       },
     },
     [OAUTH_ROUTES.jwks]: {
@@ -135,7 +194,10 @@ export function oauthPaths(): Record<string, object> {
         operationId: 'getJwks',
         summary: "The authorization server's public keys",
         responses: {
-          '200': { description: 'A JWK set.', content: json(Metadata) },
+          '200': {
+            description: 'A JWK set (RFC 7517).',
+            content: { 'application/jwk-set+json': { schema: JwkSet } },
+          },
           '400': oauthError,
         },
       },
@@ -159,7 +221,11 @@ export function oauthPaths(): Record<string, object> {
         summary: 'Protected resource metadata (RFC 9728)',
         description: 'Where a client that got a 401 finds the authorization server and the scopes.',
         responses: {
-          '200': { description: 'The metadata.', content: json(Metadata) },
+          '200': {
+            description: 'The metadata.',
+            headers: { 'X-Request-Id': { $ref: '#/components/headers/X-Request-Id' } },
+            content: json(Metadata),
+          },
           '400': oauthError,
         },
       },

@@ -2,7 +2,7 @@ import swagger from '@fastify/swagger'
 import type { FastifyInstance } from 'fastify'
 import type { ScopeRequirement } from '../access/scopes.ts'
 import { ProblemSchema } from '../api/schemas.ts'
-import { finishDocument } from './finish-document.ts'
+import { type DocumentedServer, finishDocument } from './finish-document.ts'
 
 // Per-kind scopes become alternatives: a token with any one of them may call the route (for ids of
 // that kind).
@@ -28,7 +28,11 @@ function securityOf(scopes: ScopeRequirement) {
  * Generates the OpenAPI 3.1 document from the route schemas and serves it at
  * `GET /v1/openapi.json`. Each operation's `security` lists the scopes its route declares.
  */
-export async function installOpenApi(app: FastifyInstance, publicUrl: string): Promise<void> {
+export async function installOpenApi(
+  app: FastifyInstance,
+  server: DocumentedServer,
+): Promise<void> {
+  const { publicUrl } = server
   app.addHook('onRoute', (route) => {
     const scopes = route.config?.scopes
     const schema = route.schema as { hide?: boolean; operationId?: string } | undefined
@@ -60,7 +64,7 @@ export async function installOpenApi(app: FastifyInstance, publicUrl: string): P
     // OpenAPI 3.1 is JSON Schema 2020-12: `const` stays as TypeBox writes it.
     convertConstToEnum: false,
     transformObject: (documents) =>
-      finishDocument((documents as { openapiObject: unknown }).openapiObject, publicUrl),
+      finishDocument((documents as { openapiObject: unknown }).openapiObject, server),
   })
   app.get('/v1/openapi.json', { schema: { hide: true }, config: { public: true } }, async () =>
     app.swagger(),

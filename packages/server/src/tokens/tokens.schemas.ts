@@ -1,5 +1,9 @@
 import Type from 'typebox'
 import { Nullable, PagingQuery, Timestamp } from '../api/schemas.ts'
+import { SCOPE_ALIASES, SCOPES } from '../catalogue/scopes.ts'
+
+// Every name a credential may be given: the catalogue's scopes and their older aliases.
+const GRANTABLE_SCOPE_NAMES = [...Object.keys(SCOPES), ...Object.keys(SCOPE_ALIASES)]
 
 /** An API key or workspace token, without its secret. */
 export const TokenRecord = Type.Object(
@@ -45,7 +49,7 @@ export const IssuedKey = Type.Object(
 export const CreateApiKeyBody = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 200 }),
-    scopes: Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
+    scopes: Type.Array(Type.Enum(GRANTABLE_SCOPE_NAMES), {
       minItems: 1,
       maxItems: 50,
       description: 'At most the scopes of the token making the request.',

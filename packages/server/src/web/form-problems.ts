@@ -2,6 +2,7 @@ import { html } from 'ghtml'
 import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
 import { ProblemError } from '../api/problem-catalogue.ts'
+import { sentencesOf } from '../api/validation-messages.ts'
 
 /** What a refused form shows: the status, a summary, and a message per field (JSON pointer). */
 export interface FormProblem {
@@ -16,9 +17,10 @@ export interface FormProblem {
  */
 export function checkedInput<T>(schema: TSchema, input: unknown): T {
   if (Value.Check(schema, input)) return input as T
-  const errors = [...Value.Errors(schema, input)].map((error) => ({
-    path: error.instancePath.replace(/\/\d+$/, '') || '/',
-    message: error.message,
+  // The API's sentences, each beside its field (an item's message beside its list).
+  const errors = sentencesOf([...Value.Errors(schema, input)]).map((sentence) => ({
+    path: sentence.path.replace(/\/\d+$/, '') || '/',
+    message: sentence.message,
   }))
   throw new ProblemError('invalid_request', 'The form has fields to correct.', { errors })
 }

@@ -40,6 +40,15 @@ const LOOPBACK_REASON =
   'The URL must use https. Plain http to this machine (localhost, 127.0.0.1, [::1]) is allowed ' +
   'when the server runs with WEBHOOKS_ALLOW_HTTP_LOOPBACK=true, as `serve --demo` does.'
 
+/**
+ * The scheme checkEndpointUrl accepts, as a pattern for the OpenAPI document: `https:` (in any
+ * case, after the spaces and controls URL parsing drops), or `http:` too where loopback http is
+ * allowed. The rest of the rules (no user name, no fragment, ports, addresses) it only describes.
+ */
+export function endpointUrlPattern(options: { allowHttpLoopback: boolean }): string {
+  return `^[\\u0000-\\u0020]*[Hh][Tt][Tt][Pp]${options.allowHttpLoopback ? '[Ss]?' : '[Ss]'}:`
+}
+
 /** Registration-time check of a webhook URL. */
 export function checkEndpointUrl(
   raw: string,

@@ -1,12 +1,16 @@
 import { ProblemError } from '../api/problem-catalogue.ts'
+import { fieldName } from '../api/validation-messages.ts'
 
 /**
  * A 422 for a well-formed request that breaks a rule of the product (an assignee who cannot open
- * the project, a parent in another project), located at the field that breaks it.
+ * the project, a parent in another project), located at the field that breaks it. `message` is
+ * what the field must be (`must not be blank`), said as a sentence that names the field, as
+ * schema refusals are (docs/errors.md); a message that is a sentence already is kept.
  */
 export function ruleBroken(path: string, message: string): ProblemError {
-  return new ProblemError('validation_failed', `${path.slice(1)} ${message}.`, {
-    errors: [{ path, message }],
+  const sentence = /^[A-Z]/.test(message) ? message : `${fieldName(path)} ${message}.`
+  return new ProblemError('validation_failed', sentence, {
+    errors: [{ path, message: sentence }],
   })
 }
 

@@ -4,6 +4,12 @@ import { canonicalJson } from '../lib/canonical-json.ts'
 
 const KEY = /^[A-Za-z0-9_.:-]{1,255}$/
 
+/** The header's value as idempotencyKeyOf accepts it, bare or quoted, for the OpenAPI document. */
+export const IDEMPOTENCY_KEY_HEADER = {
+  pattern: `^(?:${KEY.source.slice(1, -1)}|"${KEY.source.slice(1, -1)}")$`,
+  maxLength: 257,
+}
+
 /**
  * The `Idempotency-Key` a request sent, or null when it has none. A quoted structured-field string
  * (the IETF draft's form, `"abc"`) is accepted as well as a bare token (Stripe's); anything else,

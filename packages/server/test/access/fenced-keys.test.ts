@@ -161,7 +161,7 @@ test('bad fences and ends are 422 and create nothing; a hidden project is refuse
     { ...unknown.json, instance: null, request_id: null },
   )
   assert.deepEqual(hidden.json.errors, [
-    { path: '/project_ids/1', message: 'names no project this token can open' },
+    { path: '/project_ids/1', message: 'project_ids[1] names no project this token can open.' },
   ])
   assert.equal(await count(), before)
 })

@@ -74,12 +74,17 @@ const summary = await api.GET('/v1/resources/{id}/summary', {
   params: { path: { id: project.id }, query: { max_tokens: 200 } },
 })
 const missing = await api.GET('/v1/resources/{id}', { params: { path: { id: 'tsk_missing' } } })
+// A write's answer is the record or, with dry_run=true, what it would do: told apart by dry_run.
+type Done<T> = Exclude<T, { dry_run: true }>
+const done = <T extends object>(answer: T | undefined): Done<T> | undefined =>
+  answer && !('dry_run' in answer) ? (answer as Done<T>) : undefined
+const created = done(first.data)
 console.log(JSON.stringify({
   project: project.name,
   statuses: [...new Set(tasks.data?.data.map((task) => task.status))],
-  hit: search.data?.results[0]?.title,
-  created: first.data?.title,
-  sameTask: first.data?.id === again.data?.id,
+  hit: done(search.data)?.results[0]?.title,
+  created: created?.title,
+  sameTask: created?.id === done(again.data)?.id,
   replayed: again.response.headers.get('idempotent-replayed'),
   withinBudget: (summary.data?.budget.used_tokens ?? 999) <= 200,
   missing: [missing.response.status, missing.error?.code],

@@ -52,8 +52,9 @@ export const UpdateCanvasBody = Type.Object(
     links: Type.Optional(
       Type.Array(Type.String({ maxLength: 100 }), {
         maxItems: 100,
+        uniqueItems: true,
         description:
-          'The projects, canvases, tasks and OKRs the canvas links to, in order. Links you cannot open are kept, after these.',
+          'The projects, canvases, tasks and OKRs the canvas links to, in order, each once. Links you cannot open are kept, after these.',
       }),
     ),
   },

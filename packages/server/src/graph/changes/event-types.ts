@@ -1,6 +1,12 @@
 import { ProblemError } from '../../api/problem-catalogue.ts'
 import { ACTIVITY_VERBS, type ActivityVerb } from '../../catalogue/verbs.ts'
 
+// One name of a `types=` list, trimmed as knownVerbs trims it.
+const VERB = `\\s*(?:${ACTIVITY_VERBS.map((verb) => verb.replace(/\./g, '\\.')).join('|')})\\s*`
+
+/** What parseEventTypes accepts, as a pattern for the OpenAPI document. */
+export const EVENT_LIST_PATTERN = `^${VERB}(?:,${VERB})*$`
+
 /**
  * The events of a `types=` filter (a comma-separated list of activity verbs), sorted and without
  * repeats; an unknown name is a 422 naming the known ones.

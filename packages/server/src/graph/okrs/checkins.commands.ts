@@ -6,11 +6,12 @@ import { ruleBroken } from '../../writes/business-rule.ts'
 import { recordChange, type WriteContext } from '../../writes/write-context.ts'
 import { presentCheckin, presentKeyResult } from './okr-parts.present.ts'
 import { findKeyResult } from './okr-parts.queries.ts'
-import type { CheckinCreated, CreateCheckinBody } from './okr-parts.schemas.ts'
+import {
+  type CheckinCreated,
+  type CreateCheckinBody,
+  LARGEST_CHECKIN_VALUE,
+} from './okr-parts.schemas.ts'
 import { objectiveProgress } from './okr-progress.ts'
-
-// Values are stored as double precision; beyond this, JSON round trips stop being exact.
-const LARGEST_VALUE = 1e15
 
 /**
  * Logs a check-in on a key result the caller may open: sets the key result's current value and
@@ -26,10 +27,10 @@ export async function createCheckin(
       ? await findKeyResult(w.trx, w.visibility, input.key_result_id)
       : undefined
   if (!keyResult) throw notFound('/key_result_id')
-  if (!Number.isFinite(input.value) || Math.abs(input.value) > LARGEST_VALUE)
+  if (!Number.isFinite(input.value) || Math.abs(input.value) > LARGEST_CHECKIN_VALUE)
     throw ruleBroken(
       '/value',
-      `must be a finite number between -${LARGEST_VALUE} and ${LARGEST_VALUE}`,
+      `must be a finite number between -${LARGEST_CHECKIN_VALUE} and ${LARGEST_CHECKIN_VALUE}`,
     )
 
   const objective = await w.trx

@@ -1,4 +1,8 @@
 import Type from 'typebox'
+
+/** The largest magnitude of a check-in's value: stored as double precision, exact up to here. */
+export const LARGEST_CHECKIN_VALUE = 1e15
+
 import { Nullable, RecordBase } from '../../api/schemas.ts'
 
 /** A key result on its own (`GET /v1/resources/kr_…`). */
@@ -36,7 +40,11 @@ export const CheckinRecord = Type.Object(
 export const CreateCheckinBody = Type.Object(
   {
     key_result_id: Type.String({ maxLength: 100 }),
-    value: Type.Number({ description: "The key result's new current value (a finite number)." }),
+    value: Type.Number({
+      minimum: -LARGEST_CHECKIN_VALUE,
+      maximum: LARGEST_CHECKIN_VALUE,
+      description: "The key result's new current value.",
+    }),
     confidence: Type.Optional(Nullable(Type.Number({ minimum: 0, maximum: 1 }))),
     note: Type.Optional(Type.String({ maxLength: 2000 })),
   },
