@@ -1097,6 +1097,83 @@ export interface components {
             /** @description Linked resources the caller may open, of types the token may read, in order. */
             links: string[];
         };
+        /**
+         * CanvasDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        CanvasDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "canvas";
+                title: string | null;
+                summary: string | null;
+                project_id: (string | null) | null;
+                /** @enum {unknown} */
+                visibility: "project" | "private";
+                owner_id: (string | null) | null;
+                /** @description Linked resources the caller may open, of types the token may read, in order. */
+                links: (string | null)[];
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /** CanvasOrDryRun */
+        CanvasOrDryRun: components["schemas"]["Canvas"] | components["schemas"]["CanvasDryRun"];
         /** CanvasPage */
         CanvasPage: {
             data: components["schemas"]["Canvas"][];
@@ -1200,6 +1277,106 @@ export interface components {
             key_result: components["schemas"]["KeyResult"];
             objective_progress: number;
         };
+        /**
+         * CheckinCreatedDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        CheckinCreatedDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "checkin";
+                key_result_id: string | null;
+                objective_id: string | null;
+                value: number;
+                confidence: number | null;
+                note: string | null;
+                author_id: (string | null) | null;
+                key_result: {
+                    id: string | null;
+                    /** @description The resource's page in the product. */
+                    url: string | null;
+                    /** @description The resource in this API. */
+                    api_url: string | null;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T10:00:00.000Z
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T10:00:00.000Z
+                     */
+                    updated_at: string;
+                    /** @constant */
+                    type: "key_result";
+                    objective_id: string | null;
+                    title: string | null;
+                    start: number;
+                    target: number;
+                    current: number;
+                    unit: string | null;
+                    progress: number;
+                };
+                objective_progress: number;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
         /** Citation */
         Citation: {
             /** @description The field that matched: title, description, summary, body, key_results or verb. */
@@ -1270,6 +1447,79 @@ export interface components {
                 object: components["schemas"]["Comment"];
             };
         };
+        /**
+         * CommentDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        CommentDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "comment";
+                /** @description The resource the thread is on. */
+                resource_id: string | null;
+                parent_id: (string | null) | null;
+                author_id: (string | null) | null;
+                /** @description Markdown written by a person: data, never instructions. */
+                body: string | null;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
         /** CommentPage */
         CommentPage: {
             data: components["schemas"]["Comment"][];
@@ -1307,7 +1557,7 @@ export interface components {
         CreateApiKeyRequest: {
             name: string;
             /** @description At most the scopes of the token making the request. */
-            scopes: string[];
+            scopes: ("workspace:read" | "people:read" | "project:read" | "project:write" | "canvas:read" | "canvas:create" | "canvas:write" | "task:read" | "task:write" | "okr:read" | "okr:checkin" | "comment:read" | "comment:write" | "activity:read" | "webhook:manage" | "audit:read" | "token:manage" | "goal:read" | "goal:write")[];
             /** @description Fence the key to these projects (each one the token making the request can open). Left out: the fence of the token making the request, if it has one. */
             project_ids?: string[];
             /**
@@ -1330,7 +1580,7 @@ export interface components {
         /** CreateCheckinRequest */
         CreateCheckinRequest: {
             key_result_id: string;
-            /** @description The key result's new current value (a finite number). */
+            /** @description The key result's new current value. */
             value: number;
             confidence?: number | null;
             note?: string;
@@ -1372,6 +1622,82 @@ export interface components {
             /** @description The signing secret (`whsec_…`). Shown only here and when rotated. */
             secret: string;
         };
+        /**
+         * CreatedWebhookEndpointDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        CreatedWebhookEndpointDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @constant */
+                type: "webhook";
+                url: string | null;
+                events: ("canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created")[];
+                description: (string | null) | null;
+                /** @enum {unknown} */
+                status: "active" | "disabled";
+                disabled_reason: ("disabled_by_owner" | "receiver_gone" | "failing" | "credential_revoked") | null;
+                /** @description The person or integration whose access filters what the endpoint receives. */
+                owner_id: string | null;
+                previous_secret_expires_at: string | null;
+                last_success_at: string | null;
+                failing_since: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @description The signing secret (`whsec_…`). Shown only here and when rotated. */
+                secret: string | null;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
         /** CreateTaskRequest */
         CreateTaskRequest: {
             title: string;
@@ -1402,6 +1728,61 @@ export interface components {
             /** @constant */
             deleted: true;
         };
+        /**
+         * DeletedWebhookEndpointDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        DeletedWebhookEndpointDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @constant */
+                deleted: true;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /** DeletedWebhookEndpointOrDryRun */
+        DeletedWebhookEndpointOrDryRun: components["schemas"]["DeletedWebhookEndpoint"] | components["schemas"]["DeletedWebhookEndpointDryRun"];
         /** DeliveryAttempt */
         DeliveryAttempt: {
             attempt: number;
@@ -1469,6 +1850,86 @@ export interface components {
             project_ids: string[] | null;
             /** @description The secret. It is shown only in this response; only a hash is stored. */
             token: string;
+        };
+        /**
+         * IssuedApiKeyDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        IssuedApiKeyDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @enum {unknown} */
+                type: "api_key" | "workspace_token";
+                name: string | null;
+                /** @description The person (API key) or integration (workspace token) it acts as. */
+                owner_id: string | null;
+                scopes: (string | null)[];
+                /** @description The last four characters of the secret, to tell keys apart. */
+                last4: string | null;
+                /** @enum {unknown} */
+                status: "active" | "expiring" | "expired" | "revoked";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                last_used_at: string | null;
+                expires_at: string | null;
+                revoked_at: string | null;
+                project_ids: (string | null)[] | null;
+                /** @description The secret. It is shown only in this response; only a hash is stored. */
+                token: string | null;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /** JwkSet */
+        JwkSet: {
+            keys: {
+                kty: string;
+                kid?: string;
+                alg?: string;
+            }[];
         };
         /** KeyResult */
         KeyResult: {
@@ -1543,6 +2004,80 @@ export interface components {
             expires_at: string;
             project_ids: string[] | null;
         };
+        /**
+         * OAuthGrantDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        OAuthGrantDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                /** @description grt_…; audit entries of the app name it as their token id. */
+                id: string | null;
+                client_id: string | null;
+                client_name: string | null;
+                /** @description The person the app acts as. */
+                person_id: string | null;
+                /** @description What the person approved. */
+                scopes: (string | null)[];
+                /** @enum {unknown} */
+                status: "active" | "revoked";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                last_used_at: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                expires_at: string;
+                project_ids: (string | null)[] | null;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /** OAuthGrantOrDryRun */
+        OAuthGrantOrDryRun: components["schemas"]["OAuthGrant"] | components["schemas"]["OAuthGrantDryRun"];
         /** OAuthGrantPage */
         OAuthGrantPage: {
             data: components["schemas"]["OAuthGrant"][];
@@ -1743,6 +2278,57 @@ export interface components {
         RecoveredDeliveries: {
             replayed: number;
         };
+        /**
+         * RecoveredDeliveriesDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        RecoveredDeliveriesDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                replayed: number;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
         /** RotateApiKeyRequest */
         RotateApiKeyRequest: {
             /** @description How long the old key keeps working (0–7 days). Default: `86400`. */
@@ -1778,11 +2364,144 @@ export interface components {
              */
             previous_expires_at: string;
         };
+        /**
+         * RotatedApiKeyDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        RotatedApiKeyDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @enum {unknown} */
+                type: "api_key" | "workspace_token";
+                name: string | null;
+                /** @description The person (API key) or integration (workspace token) it acts as. */
+                owner_id: string | null;
+                scopes: (string | null)[];
+                /** @description The last four characters of the secret, to tell keys apart. */
+                last4: string | null;
+                /** @enum {unknown} */
+                status: "active" | "expiring" | "expired" | "revoked";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                last_used_at: string | null;
+                expires_at: string | null;
+                revoked_at: string | null;
+                project_ids: (string | null)[] | null;
+                /** @description The secret. It is shown only in this response; only a hash is stored. */
+                token: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                previous_expires_at: string;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /** RotatedApiKeyOrDryRun */
+        RotatedApiKeyOrDryRun: components["schemas"]["RotatedApiKey"] | components["schemas"]["RotatedApiKeyDryRun"];
         /** RotatedWebhookSecret */
         RotatedWebhookSecret: {
             secret: string;
             previous_expires_at: string | null;
         };
+        /**
+         * RotatedWebhookSecretDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        RotatedWebhookSecretDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                secret: string | null;
+                previous_expires_at: string | null;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /** RotatedWebhookSecretOrDryRun */
+        RotatedWebhookSecretOrDryRun: components["schemas"]["RotatedWebhookSecret"] | components["schemas"]["RotatedWebhookSecretDryRun"];
         /** RotateWebhookSecretRequest */
         RotateWebhookSecretRequest: {
             /** @description How long the previous secret keeps signing beside the new one (0..7 days). Default: `86400`. */
@@ -1922,6 +2641,158 @@ export interface components {
             interpreted: components["schemas"]["SearchInterpretation"];
             budget: components["schemas"]["SearchBudget"];
         };
+        /**
+         * SearchResultDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        SearchResultDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                results: {
+                    id: string | null;
+                    /** @enum {unknown} */
+                    type: "person" | "team" | "project" | "canvas" | "task" | "okr" | "comment" | "activity";
+                    title: string | null;
+                    /** @description Canvases only. */
+                    summary?: string | null;
+                    due?: string | null;
+                    /** @description Tasks and projects: their status. */
+                    status?: string | null;
+                    assignee?: (string | null) | null;
+                    /** @description Objectives: their progress. */
+                    progress?: number;
+                    confidence?: number | null;
+                    health?: {
+                        /** @enum {unknown} */
+                        verdict: "achieved" | "on_track" | "at_risk" | "off_track";
+                        /** @description The share of the session's period that has passed. */
+                        expected_progress: number;
+                    } | null;
+                    /** @description The page in the product; the API URL is built from the id. */
+                    url: string | null;
+                    /** @description At most about 240 characters of the hit's own text around the match. */
+                    snippet: string | null;
+                    /** @description Visible ancestors, such as "Launch › Write copy". */
+                    path: string | null;
+                    score: number;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T10:00:00.000Z
+                     */
+                    updated_at: string;
+                    citation: {
+                        /** @description The field that matched: title, description, summary, body, key_results or verb. */
+                        field: string | null;
+                        /** @description Text of that field, only when it differs from both the title and the snippet. */
+                        quote?: string | null;
+                        /**
+                         * Format: date-time
+                         * @description The cited resource's version: its `updated_at` when the text was cited.
+                         * @example 2026-11-22T10:00:00.000Z
+                         */
+                        updated_at: string;
+                        range: {
+                            /** @description The first character, counting from 0. */
+                            start: number;
+                            /** @description One past the last character. */
+                            end: number;
+                        } | null;
+                    };
+                    /** @description Set when long text was cut to fit the budget. */
+                    truncated?: boolean;
+                }[];
+                next_cursor: (string | null) | null;
+                interpreted: {
+                    /** @description Meaningful words; `a or b` is one entry. */
+                    words: (string | null)[];
+                    phrases?: (string | null)[];
+                    excluded?: (string | null)[];
+                    filters: {
+                        status?: ("todo" | "in_progress" | "blocked" | "done")[];
+                        assignee?: string | null;
+                        /** @description The name of the person `assignee` was read as. */
+                        assignee_name?: string | null;
+                        project_id?: string | null;
+                        project_name?: string | null;
+                        /** @description Words of `project:` that name no project you can open. */
+                        project?: string | null;
+                        /**
+                         * Format: date
+                         * @example 2026-12-01
+                         */
+                        due_before?: string;
+                        /**
+                         * Format: date
+                         * @example 2026-12-01
+                         */
+                        due_after?: string;
+                        updated_after?: string | null;
+                        updated_before?: string | null;
+                        completed_after?: string | null;
+                        completed_before?: string | null;
+                        health?: ("achieved" | "on_track" | "at_risk" | "off_track")[];
+                        team?: string | null;
+                        /** @description The name of the team `team` was read as. */
+                        team_name?: string | null;
+                        created_by?: string | null;
+                    };
+                    /** @description Kinds searched. */
+                    types: ("person" | "team" | "project" | "canvas" | "task" | "okr" | "comment" | "activity")[];
+                    /** @description When nothing matched the words with the filters: the words alone, a query to try next. */
+                    broader?: string | null;
+                };
+                budget: {
+                    max_tokens: number;
+                    /** @description Tokens of this whole response body. */
+                    used_tokens: number;
+                    /** @constant */
+                    encoding: "o200k_base";
+                };
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /** SearchResultOrDryRun */
+        SearchResultOrDryRun: components["schemas"]["SearchResult"] | components["schemas"]["SearchResultDryRun"];
         /** Summary */
         Summary: {
             id: string;
@@ -2063,6 +2934,86 @@ export interface components {
                 object: components["schemas"]["Task"];
             };
         };
+        /**
+         * TaskDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        TaskDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "task";
+                title: string | null;
+                description: string | null;
+                /** @enum {unknown} */
+                status: "todo" | "in_progress" | "blocked" | "done";
+                due: string | null;
+                assignee_id: (string | null) | null;
+                parent_id: (string | null) | null;
+                project_id: (string | null) | null;
+                canvas_id: (string | null) | null;
+                creator_id: (string | null) | null;
+                completed_at: string | null;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /** TaskOrDryRun */
+        TaskOrDryRun: components["schemas"]["Task"] | components["schemas"]["TaskDryRun"];
         /** TaskPage */
         TaskPage: {
             data: components["schemas"]["Task"][];
@@ -2139,6 +3090,78 @@ export interface components {
             revoked_at: string | null;
             project_ids: string[] | null;
         };
+        /**
+         * TokenDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        TokenDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @enum {unknown} */
+                type: "api_key" | "workspace_token";
+                name: string | null;
+                /** @description The person (API key) or integration (workspace token) it acts as. */
+                owner_id: string | null;
+                scopes: (string | null)[];
+                /** @description The last four characters of the secret, to tell keys apart. */
+                last4: string | null;
+                /** @enum {unknown} */
+                status: "active" | "expiring" | "expired" | "revoked";
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                last_used_at: string | null;
+                expires_at: string | null;
+                revoked_at: string | null;
+                project_ids: (string | null)[] | null;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /** TokenOrDryRun */
+        TokenOrDryRun: components["schemas"]["Token"] | components["schemas"]["TokenDryRun"];
         /** TokenPage */
         TokenPage: {
             data: components["schemas"]["Token"][];
@@ -2148,7 +3171,7 @@ export interface components {
         UpdateCanvasRequest: {
             title?: string;
             summary?: string;
-            /** @description The projects, canvases, tasks and OKRs the canvas links to, in order. Links you cannot open are kept, after these. */
+            /** @description The projects, canvases, tasks and OKRs the canvas links to, in order, each once. Links you cannot open are kept, after these. */
             links?: string[];
         };
         /** UpdateTaskRequest */
@@ -2166,6 +3189,7 @@ export interface components {
         };
         /** UpdateWebhookRequest */
         UpdateWebhookRequest: {
+            /** @description An https URL. */
             url?: string;
             events?: ("canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created")[];
             description?: string | null;
@@ -2205,6 +3229,80 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             created_at: string;
+        };
+        /**
+         * WebhookDeliveryDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        WebhookDeliveryDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                event_id: string | null;
+                /** @enum {unknown} */
+                event_type: "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created" | "webhook.test";
+                /** @enum {unknown} */
+                status: "pending" | "succeeded" | "retrying" | "failed" | "skipped";
+                attempts: {
+                    attempt: number;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T10:00:00.000Z
+                     */
+                    at: string;
+                    status_code: number | null;
+                    duration_ms: number;
+                    error: (string | null) | null;
+                }[];
+                next_attempt_at: string | null;
+                last_error: (string | null) | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
         };
         /** WebhookDeliveryInfo */
         WebhookDeliveryInfo: {
@@ -2247,6 +3345,82 @@ export interface components {
              */
             updated_at: string;
         };
+        /**
+         * WebhookEndpointDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        WebhookEndpointDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @constant */
+                type: "webhook";
+                url: string | null;
+                events: ("canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created")[];
+                description: (string | null) | null;
+                /** @enum {unknown} */
+                status: "active" | "disabled";
+                disabled_reason: ("disabled_by_owner" | "receiver_gone" | "failing" | "credential_revoked") | null;
+                /** @description The person or integration whose access filters what the endpoint receives. */
+                owner_id: string | null;
+                previous_secret_expires_at: string | null;
+                last_success_at: string | null;
+                failing_since: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /** WebhookEndpointOrDryRun */
+        WebhookEndpointOrDryRun: components["schemas"]["WebhookEndpoint"] | components["schemas"]["WebhookEndpointDryRun"];
         /** WebhookEndpointPage */
         WebhookEndpointPage: {
             data: components["schemas"]["WebhookEndpoint"][];
@@ -2321,10 +3495,27 @@ export interface components {
                 "application/problem+json": components["schemas"]["Problem"];
             };
         };
+        /** @description A problem (RFC 9457) with a stable `code` (docs/errors.md). A 401 or 403 carries the Bearer challenge; an answer to a known token, its rate-limit state. */
+        ApiProblem: {
+            headers: {
+                "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
+                "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                "WWW-Authenticate": components["headers"]["WWW-Authenticate"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/problem+json": components["schemas"]["Problem"];
+            };
+        };
         /** @description Over the token's budget of reads or writes for this minute. */
         RateLimited: {
             headers: {
                 "X-Request-Id": components["headers"]["X-Request-Id"];
+                "Cache-Control": components["headers"]["Cache-Control"];
                 "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                 "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                 "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2338,13 +3529,17 @@ export interface components {
         };
     };
     parameters: {
-        /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+        /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
         IdempotencyKey: string;
     };
     requestBodies: never;
     headers: {
         /** @description This request's id (a well-formed one you send is kept); problems repeat it as request_id. */
         "X-Request-Id": string;
+        /** @description Always `no-store`: answers under /v1 are for the caller alone and change with every write. */
+        "Cache-Control": "no-store";
+        /** @description The Bearer challenge (RFC 6750, RFC 9728): `realm`, `resource_metadata` (where a client finds the authorization server), and on 401 for a bad token `error="invalid_token"`, on 403 `error="insufficient_scope"` with the `scope` needed. */
+        "WWW-Authenticate": string;
         /** @description Requests of this kind (reads or writes) a token may make a minute. */
         "RateLimit-Limit": number;
         /** @description Requests of this kind left in the current window. */
@@ -2423,6 +3618,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2434,8 +3630,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listPeople: {
@@ -2458,6 +3654,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2469,8 +3666,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     getPerson: {
@@ -2489,6 +3686,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2500,8 +3698,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listTeams: {
@@ -2522,6 +3720,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2533,8 +3732,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listProjects: {
@@ -2557,6 +3756,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2568,8 +3768,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listCanvases: {
@@ -2592,6 +3792,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2603,8 +3804,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     createCanvas: {
@@ -2614,7 +3815,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2626,10 +3827,27 @@ export interface operations {
             };
         };
         responses: {
+            /** @description With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CanvasDryRun"];
+                };
+            };
             /** @description Created. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2642,8 +3860,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     updateCanvas: {
@@ -2653,7 +3871,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -2668,10 +3886,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK. */
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2680,12 +3899,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Canvas"];
+                    "application/json": components["schemas"]["CanvasOrDryRun"];
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listTasks: {
@@ -2716,6 +3935,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2727,8 +3947,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     createTask: {
@@ -2738,7 +3958,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2757,10 +3977,27 @@ export interface operations {
             };
         };
         responses: {
+            /** @description With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TaskDryRun"];
+                };
+            };
             /** @description Created. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2773,8 +4010,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     updateTask: {
@@ -2784,7 +4021,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -2799,10 +4036,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK. */
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2811,12 +4049,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Task"];
+                    "application/json": components["schemas"]["TaskOrDryRun"];
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     completeTask: {
@@ -2826,7 +4064,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -2837,10 +4075,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK. */
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2849,12 +4088,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Task"];
+                    "application/json": components["schemas"]["TaskOrDryRun"];
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listOkrs: {
@@ -2881,6 +4120,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2892,8 +4132,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     createCheckin: {
@@ -2903,7 +4143,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2923,10 +4163,27 @@ export interface operations {
             };
         };
         responses: {
+            /** @description With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CheckinCreatedDryRun"];
+                };
+            };
             /** @description Created. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2939,8 +4196,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     createComment: {
@@ -2950,7 +4207,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -2968,10 +4225,27 @@ export interface operations {
             };
         };
         responses: {
+            /** @description With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CommentDryRun"];
+                };
+            };
             /** @description Created. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -2984,8 +4258,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listActivity: {
@@ -3016,6 +4290,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3027,8 +4302,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listProjectActivity: {
@@ -3060,6 +4335,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3071,8 +4347,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listChanges: {
@@ -3101,6 +4377,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3112,8 +4389,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     getResource: {
@@ -3132,6 +4409,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3143,8 +4421,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listResourceLinks: {
@@ -3168,6 +4446,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3179,8 +4458,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listResourceComments: {
@@ -3204,6 +4483,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3215,8 +4495,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     getResourceAccess: {
@@ -3238,6 +4518,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3249,8 +4530,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     search: {
@@ -3278,10 +4559,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK. */
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3289,12 +4571,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["SearchResult"];
+                    "application/json": components["schemas"]["SearchResultOrDryRun"];
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     getResourceSummary: {
@@ -3317,6 +4599,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3328,8 +4611,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     getAttention: {
@@ -3358,6 +4641,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3369,8 +4653,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listTokens: {
@@ -3394,6 +4678,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3405,8 +4690,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     createApiKey: {
@@ -3416,7 +4701,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3428,10 +4713,27 @@ export interface operations {
             };
         };
         responses: {
+            /** @description With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IssuedApiKeyDryRun"];
+                };
+            };
             /** @description Created. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3444,8 +4746,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     rotateApiKey: {
@@ -3455,7 +4757,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3464,16 +4766,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["RotateApiKeyRequest"];
             };
         };
         responses: {
-            /** @description OK. */
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3482,12 +4785,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RotatedApiKey"];
+                    "application/json": components["schemas"]["RotatedApiKeyOrDryRun"];
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     revokeToken: {
@@ -3497,7 +4800,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3508,10 +4811,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK. */
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3520,12 +4824,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Token"];
+                    "application/json": components["schemas"]["TokenOrDryRun"];
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listAuditEntries: {
@@ -3555,6 +4859,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3566,8 +4871,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listWebhooks: {
@@ -3588,6 +4893,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3599,8 +4905,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     createWebhook: {
@@ -3610,7 +4916,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path?: never;
@@ -3631,10 +4937,27 @@ export interface operations {
             };
         };
         responses: {
+            /** @description With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedWebhookEndpointDryRun"];
+                };
+            };
             /** @description Created. */
             201: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3647,8 +4970,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     getWebhook: {
@@ -3667,6 +4990,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3678,8 +5002,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     deleteWebhook: {
@@ -3689,7 +5013,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3700,10 +5024,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK. */
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3712,12 +5037,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["DeletedWebhookEndpoint"];
+                    "application/json": components["schemas"]["DeletedWebhookEndpointOrDryRun"];
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     updateWebhook: {
@@ -3727,7 +5052,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3742,10 +5067,11 @@ export interface operations {
             };
         };
         responses: {
-            /** @description OK. */
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3754,12 +5080,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["WebhookEndpoint"];
+                    "application/json": components["schemas"]["WebhookEndpointOrDryRun"];
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     rotateWebhookSecret: {
@@ -3769,7 +5095,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3778,16 +5104,17 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody: {
+        requestBody?: {
             content: {
                 "application/json": components["schemas"]["RotateWebhookSecretRequest"];
             };
         };
         responses: {
-            /** @description OK. */
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3796,12 +5123,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["RotatedWebhookSecret"];
+                    "application/json": components["schemas"]["RotatedWebhookSecretOrDryRun"];
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listWebhookDeliveries: {
@@ -3826,6 +5153,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3837,8 +5165,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     getWebhookDelivery: {
@@ -3857,6 +5185,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3868,8 +5197,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     replayWebhookDelivery: {
@@ -3879,7 +5208,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3890,10 +5219,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDryRun"];
+                };
+            };
             /** @description Accepted: it happens in the background. */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3906,8 +5252,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     sendWebhookTestEvent: {
@@ -3917,7 +5263,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3928,10 +5274,27 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDeliveryDryRun"];
+                };
+            };
             /** @description Accepted: it happens in the background. */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3944,8 +5307,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     recoverWebhookDeliveries: {
@@ -3955,7 +5318,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -3970,10 +5333,27 @@ export interface operations {
             };
         };
         responses: {
+            /** @description With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RecoveredDeliveriesDryRun"];
+                };
+            };
             /** @description Accepted: it happens in the background. */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -3986,8 +5366,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     listOAuthGrants: {
@@ -4009,6 +5389,7 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4020,8 +5401,8 @@ export interface operations {
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     revokeOAuthGrant: {
@@ -4031,7 +5412,7 @@ export interface operations {
                 dry_run?: boolean;
             };
             header?: {
-                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -; a UUID is a good choice. */
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
                 "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
             };
             path: {
@@ -4042,10 +5423,11 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description OK. */
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
                     "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
                     "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
@@ -4054,12 +5436,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OAuthGrant"];
+                    "application/json": components["schemas"]["OAuthGrantOrDryRun"];
                 };
             };
             429: components["responses"]["RateLimited"];
-            "4XX": components["responses"]["Problem"];
-            "5XX": components["responses"]["Problem"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
         };
     };
     authorize: {
@@ -4093,26 +5475,36 @@ export interface operations {
             /** @description With `response_mode=form_post`, once the person has approved: an HTML page that posts code, state and iss to redirect_uri. */
             200: {
                 headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
                     "text/html": string;
                 };
             };
-            /** @description To the sign-in and consent pages, then to redirect_uri. */
+            /** @description To the sign-in and consent pages, then to redirect_uri (with code, state and iss, or with `error` once redirect_uri is known to be registered). */
             303: {
                 headers: {
-                    [name: string]: unknown;
-                };
-                content?: never;
-            };
-            /** @description An OAuth error (RFC 6749). */
-            400: {
-                headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control": "no-store";
+                    /** @description Where to go next. */
+                    Location: string;
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OAuthError"];
+                    "text/html": string;
+                };
+            };
+            /** @description An HTML error page, for the person at the browser: the request cannot be sent back to redirect_uri (an unknown client_id, a redirect_uri not registered, or no parameters at all). */
+            400: {
+                headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
                 };
             };
         };
@@ -4142,6 +5534,8 @@ export interface operations {
             /** @description Tokens. */
             200: {
                 headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control": "no-store";
                     [name: string]: unknown;
                 };
                 content: {
@@ -4151,6 +5545,21 @@ export interface operations {
             /** @description An OAuth error (RFC 6749). */
             400: {
                 headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control": "no-store";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `invalid_client`: the client could not be authenticated (an unknown client, a wrong secret). */
+            401: {
+                headers: {
+                    /** @description Always `no-store`. */
+                    "Cache-Control": "no-store";
+                    /** @description The Basic challenge of the client authentication that failed. */
+                    "WWW-Authenticate"?: string;
                     [name: string]: unknown;
                 };
                 content: {
@@ -4177,7 +5586,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Revoked, or was not valid. */
+            /** @description Revoked, or was not valid: an empty body. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -4186,6 +5595,15 @@ export interface operations {
             };
             /** @description An OAuth error (RFC 6749). */
             400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OAuthError"];
+                };
+            };
+            /** @description `invalid_client`: the client could not be authenticated. */
+            401: {
                 headers: {
                     [name: string]: unknown;
                 };
@@ -4204,13 +5622,13 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description A JWK set. */
+            /** @description A JWK set (RFC 7517). */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["OAuthMetadata"];
+                    "application/jwk-set+json": components["schemas"]["JwkSet"];
                 };
             };
             /** @description An OAuth error (RFC 6749). */
@@ -4265,6 +5683,7 @@ export interface operations {
             /** @description The metadata. */
             200: {
                 headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
