@@ -68,7 +68,17 @@ const PAGE = `<!doctype html>
 </html>
 `
 
-const START = `Scalar.createApiReference('#app', ${JSON.stringify(SCALAR_CONFIGURATION)})\n`
+// Scalar's picker between a response's schemas (the record, or a dry run's answer) is named
+// "Schema" whatever it shows, so a person who speaks to their computer cannot say what they see
+// (WCAG's "label in name"). Its name is made to start with its visible text as it renders.
+const NAME_SCHEMA_PICKERS = `new MutationObserver(() => {
+  for (const picker of document.querySelectorAll('button[aria-label="Schema"]'))
+    picker.setAttribute('aria-label', picker.textContent.trim() + ' (schema)')
+}).observe(document.getElementById('app'), { childList: true, subtree: true })`
+
+const START = `Scalar.createApiReference('#app', ${JSON.stringify(SCALAR_CONFIGURATION)})
+${NAME_SCHEMA_PICKERS}
+`
 
 /**
  * GET /reference: the API reference rendered in the browser from the OpenAPI document, by

@@ -16,10 +16,13 @@ export function badge(value: string): string {
   return html`<span class="badge">${value.replaceAll('_', ' ')}</span>`
 }
 
-/** A timestamp as a readable UTC date and time in a <time> element. */
+/**
+ * A timestamp as a readable UTC date and time to the second in a <time> element: audit entries
+ * and deliveries a minute apart must read apart.
+ */
 export function when(iso: string | null | undefined): string {
   if (!iso) return '—'
-  return html`<time datetime="${iso}">${iso.slice(0, 16).replace('T', ' ')} UTC</time>`
+  return html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`
 }
 
 /**
@@ -28,12 +31,6 @@ export function when(iso: string | null | undefined): string {
  */
 export function tableBox(label: string, table: string): string {
   return html`<div class="table-box" role="region" aria-label="${label}" tabindex="0">!${table}</div>`
-}
-
-/** A timestamp to the second (delivery logs, where seconds matter) in a <time> element. */
-export function whenExactly(iso: string | null | undefined): string {
-  if (!iso) return '—'
-  return html`<time datetime="${iso}">${iso.slice(0, 19).replace('T', ' ')} UTC</time>`
 }
 
 /** A definition list of label → trusted HTML pairs (the record's facts). */

@@ -3,7 +3,7 @@ import type { Static } from 'typebox'
 import type { AttemptDetail } from '../webhooks/webhooks.schemas.ts'
 import { type FormProblem, problemSummary } from './form-problems.ts'
 import { csrfForm, layout } from './layout.view.ts'
-import { facts, whenExactly } from './view-parts.ts'
+import { facts, when } from './view-parts.ts'
 import type { WebContext } from './web-context.ts'
 import type { Delivery } from './webhook-endpoint.view.ts'
 import type { Endpoint } from './webhook-list.view.ts'
@@ -40,8 +40,8 @@ export function deliveryPage(
       ['Status', html`${delivery.status}`],
       ['Last error', html`${delivery.last_error ?? '—'}`],
       ['Event id', html`<code>${delivery.event_id}</code>`],
-      ['Next attempt', whenExactly(delivery.next_attempt_at)],
-      ['Created', whenExactly(delivery.created_at)],
+      ['Next attempt', when(delivery.next_attempt_at)],
+      ['Created', when(delivery.created_at)],
     ])}
 !${csrfForm(
       `${base}/deliveries/${delivery.id}/replay`,
@@ -63,7 +63,7 @@ function attemptSection(attempt: Attempt): string {
   return html`<section aria-labelledby="attempt-${attempt.attempt}">
 <h3 id="attempt-${attempt.attempt}">Attempt ${attempt.attempt} (${attempt.trigger})</h3>
 !${facts([
-    ['At', whenExactly(attempt.at)],
+    ['At', when(attempt.at)],
     ['Status code', html`${attempt.status_code ?? '—'}`],
     ['Duration', html`${attempt.duration_ms} ms`],
     ['Error', html`${attempt.error ?? '—'}`],

@@ -3,7 +3,7 @@ import type { Static } from 'typebox'
 import type { DeliveryRecord } from '../webhooks/webhooks.schemas.ts'
 import { type FormProblem, fieldError, invalidAttributes, problemSummary } from './form-problems.ts'
 import { csrfForm, layout } from './layout.view.ts'
-import { facts, tableBox, when, whenExactly } from './view-parts.ts'
+import { facts, tableBox, when } from './view-parts.ts'
 import type { WebContext } from './web-context.ts'
 import { type Endpoint, endpointStatus, eventCheckboxes } from './webhook-list.view.ts'
 
@@ -109,7 +109,7 @@ now, if it is still in its grace period</label>
 function rotateProblem(problem: FormProblem | null, endpoint: Endpoint): FormProblem | null {
   if (problem?.status !== 409) return problem
   const until = endpoint.previous_secret_expires_at
-  const wait = until ? `, or wait until ${until.slice(0, 16).replace('T', ' ')} UTC` : ''
+  const wait = until ? `, or wait until ${until.slice(0, 19).replace('T', ' ')} UTC` : ''
   return {
     ...problem,
     detail: `The previous secret is still in its grace period. Tick “End the previous secret now” to end it and rotate${wait}.`,
@@ -123,7 +123,7 @@ function deliveryTable(base: string, deliveries: readonly Delivery[]): string {
       delivery,
     ) => html`<tr><td><a href="${base}/deliveries/${delivery.id}">${delivery.event_type}</a></td>
 <td>${delivery.status}!${delivery.last_error ? html` (${delivery.last_error})` : ''}</td>
-<td>${delivery.attempts.length}</td><td>!${whenExactly(delivery.created_at)}</td></tr>`,
+<td>${delivery.attempts.length}</td><td>!${when(delivery.created_at)}</td></tr>`,
   )
   return tableBox(
     'Latest deliveries',

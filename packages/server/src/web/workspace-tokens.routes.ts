@@ -1,7 +1,6 @@
 import type { FastifyInstance, FastifyReply } from 'fastify'
 import { html } from 'ghtml'
 import { canAdminister } from '../access/administration.ts'
-import { readScopes } from '../access/scopes.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { idKind } from '../lib/ids.ts'
 import { listOAuthGrants } from '../tokens/oauth-grants.queries.ts'
@@ -25,7 +24,6 @@ const PAGE = {
   preHandler: requireSignIn,
 } as const
 const LIST_LIMIT = 200
-const READ_SCOPES: ReadonlySet<string> = new Set(readScopes())
 
 // The API's rule (access/administration.ts): owners and admins manage every credential.
 const administers = (web: WebContext) => canAdminister(web.caller.principal)
@@ -67,7 +65,6 @@ export function workspaceTokenRoutes(deps: AppDeps) {
         owners: await ownerNames(deps.db, principal.workspaceId, ids),
         integrations: await listIntegrations(deps.db, principal.workspaceId),
         allowed: scopesOfRole(web.session.role),
-        defaultScopes: READ_SCOPES,
         formKey: newFormKey(),
         now,
       }

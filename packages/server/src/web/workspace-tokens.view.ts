@@ -25,7 +25,6 @@ export interface TokensPageInput {
   readonly owners: ReadonlyMap<string, string>
   readonly integrations: readonly { id: string; name: string }[]
   readonly allowed: ReadonlySet<Scope>
-  readonly defaultScopes: ReadonlySet<string>
   readonly formKey: string
   readonly now: Date
   readonly form?: TokenFormState
@@ -84,7 +83,7 @@ function createForm(web: WebContext, input: TokensPageInput): string {
 !${options.join('')}</select>
 <label for="integration-name">New integration's name</label>
 <input type="text" id="integration-name" name="integration_name" maxlength="200">
-!${scopeChecks(input.allowed, form.checked ?? input.defaultScopes)}
+!${scopeChecks(input.allowed, form.checked ?? new Set())}
 <button type="submit">Create token</button>`,
     'class="stack wide"',
   )

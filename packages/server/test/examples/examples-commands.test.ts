@@ -34,24 +34,32 @@ function readmeCommand(): string {
   return line
 }
 
-test('the agent example runs with the command examples/README.md gives', async () => {
-  const command = readmeCommand().replace('wg_key_…', tokenOf(ws, 'alice-key'))
-  // The shell's PATH without the project's node_modules/.bin: what a person's terminal has.
-  const path = (process.env.PATH ?? '')
-    .split(delimiter)
-    .filter((entry) => !entry.includes('node_modules'))
-    .join(delimiter)
-  const { code, stdout, stderr } = await run(command, {
-    PATH: path,
-    HOME: process.env.HOME ?? '',
-    WORKGRAPH_URL: t.origin,
+// The shell's PATH without the project's node_modules/.bin: what a person's terminal has (Node 20
+// on a fresh machine); and the same with Node 24 first, as for someone who installed it.
+const MACHINE_PATH = (process.env.PATH ?? '')
+  .split(delimiter)
+  .filter((entry) => !entry.includes('node_modules'))
+  .join(delimiter)
+const TERMINALS = {
+  "the machine's Node": MACHINE_PATH,
+  "the project's Node": `${ROOT}node_modules/.bin${delimiter}${MACHINE_PATH}`,
+}
+
+for (const [which, path] of Object.entries(TERMINALS)) {
+  test(`the agent example runs with the command examples/README.md gives, on ${which}`, async () => {
+    const command = readmeCommand().replace('wg_key_…', tokenOf(ws, 'alice-key'))
+    const { code, stdout, stderr } = await run(command, {
+      PATH: path,
+      HOME: process.env.HOME ?? '',
+      WORKGRAPH_URL: t.origin,
+    })
+    assert.equal(code, 0, stderr)
+    const report = JSON.parse(stdout.slice(stdout.indexOf('{')))
+    assert.equal(report.question, 'what is blocked?')
+    assert.equal(report.found[0]?.id, ws.ids['t-open'], stdout)
+    assert.ok(report.followUp?.id, stdout)
   })
-  assert.equal(code, 0, stderr)
-  const report = JSON.parse(stdout.slice(stdout.indexOf('{')))
-  assert.equal(report.question, 'what is blocked?')
-  assert.equal(report.found[0]?.id, ws.ids['t-open'], stdout)
-  assert.ok(report.followUp?.id, stdout)
-})
+}
 
 // Runs a command line in a shell from the repository's root.
 function run(

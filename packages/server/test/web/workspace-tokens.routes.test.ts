@@ -122,10 +122,12 @@ test('an admin sees every key, token and authorized app, each with its owner', a
   const grant = textOf(/<tr><td>Web app<\/td>[\s\S]*?<\/tr>/.exec(page.body)?.[0] ?? '')
   assert.match(grant, /^Web app Alice Member project:read /)
   assert.match(page.body, new RegExp(`href="${TOKENS}/${grantId}/revoke"`))
-  // The form: existing integrations to choose, every scope of the role, the read scopes ticked.
+  // The form: existing integrations to choose, every scope of the role.
   assert.match(page.body, new RegExp(`<option value="${ws.ids.helper}">Helper</option>`))
   assert.match(page.body, /value="audit:read"\s+>/)
-  assert.match(page.body, /value="task:read"\s+checked>/)
+  // No scope is ticked to start with: the token gets only what its maker chooses.
+  assert.match(page.body, /value="task:read"/)
+  assert.doesNotMatch(page.body, /name="scopes"[^>]*checked/)
   assert.match(page.body, /value="task:write"\s+>/)
 })
 

@@ -46,13 +46,14 @@ const FORBIDDEN_FIELDS = [
 function withWrongTypes(g: Gen, body: unknown, bodySchema: Schema): unknown {
   const properties = Object.entries(bodySchema.properties ?? {}) as [string, Schema][]
   const container = (body ?? {}) as Record<string, unknown>
-  let sure = false
+  const changed = new Map<string, Schema>()
   for (let i = int(g, 1, 2); i > 0 && properties.length > 0; i--) {
     const [name, schema] = pick(g, properties)
-    const value = pick(g, wrongValues(g))
-    container[name] = value
-    sure ||= surelyInvalid(value, schema)
+    container[name] = pick(g, wrongValues(g))
+    changed.set(name, schema)
   }
+  // Judged on the values that stay: a field drawn twice keeps only its second value.
+  const sure = [...changed].some(([name, schema]) => surelyInvalid(container[name], schema))
   // When no replacement is certain to be refused, an unknown field makes the request so.
   if (!sure) container.__unknown = 1
   return container
