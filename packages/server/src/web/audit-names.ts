@@ -1,9 +1,18 @@
+import type { Static } from 'typebox'
 import type { AppDeps } from '../app-deps.ts'
+import type { AuditRecord } from '../audit/audit.schemas.ts'
 import { listActors, ownerNames } from '../tokens/token-owners.queries.ts'
 import { listTokens } from '../tokens/tokens.queries.ts'
-import type { AuditEntry, AuditFilterValues } from './audit-page.view.ts'
 import { type Neighbour, neighbourNames } from './neighbour-names.ts'
 import type { WebContext } from './web-context.ts'
+
+/** An audit entry as the API presents it to this reader (redaction already applied). */
+export type AuditEntry = Static<typeof AuditRecord>
+
+/** The filters of the page, as typed in its GET form. */
+export type AuditFilterValues = Partial<
+  Record<'token_id' | 'actor_id' | 'action' | 'resource_id' | 'since' | 'until', string>
+>
 
 // The filters' choices: enough for a workspace's people and credentials; an id beyond them still
 // filters through the address (each entry's links carry it).

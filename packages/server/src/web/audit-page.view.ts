@@ -1,20 +1,10 @@
 import { html } from 'ghtml'
-import type { Static } from 'typebox'
-import type { AuditRecord } from '../audit/audit.schemas.ts'
 import { AUDIT_ACTIONS } from '../db/tables/audit.table.ts'
-import type { AuditNames } from './audit-names.ts'
+import type { AuditEntry, AuditFilterValues, AuditNames } from './audit-names.ts'
 import { type FormProblem, fieldError, invalidAttributes, problemSummary } from './form-problems.ts'
 import { layout } from './layout.view.ts'
 import { tableBox, when } from './view-parts.ts'
 import type { WebContext } from './web-context.ts'
-
-/** An audit entry as the API presents it to this reader (redaction already applied). */
-export type AuditEntry = Static<typeof AuditRecord>
-
-/** The filters of the page, as typed in its GET form. */
-export type AuditFilterValues = Partial<
-  Record<'token_id' | 'actor_id' | 'action' | 'resource_id' | 'since' | 'until', string>
->
 
 /** What the audit page shows. */
 export interface AuditPageInput {

@@ -186,6 +186,13 @@ test('every page fits 390 and 1280 px and passes axe', async () => {
   await visit(page, 'workspace')
   await page.goto(`${base}/project/${ws.ids.mobile4}`)
   await visit(page, 'project')
+  assert.equal(await page.getByRole('heading', { name: 'Tasks by status' }).count(), 1)
+  const shown = await t.db.db
+    .selectFrom('tasks')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('project_id', '=', ws.ids.mobile4 as string)
+    .executeTakeFirstOrThrow()
+  assert.equal(await page.locator('.column a').count(), Number(shown.n), 'every task links')
   await page.locator('.column a').first().click()
   await page.waitForURL(/\/task\//)
   await visit(page, 'task')
