@@ -128,7 +128,9 @@ export function startProcess(
       const code = await Promise.race([exited, timeout]).finally(() => clearTimeout(timer))
       return code === 'timeout' ? giveUp('the process to exit') : code
     },
-    async waitFor(pattern, timeoutMs = 60_000) {
+    // A server on the embedded database starts in seconds alone, but in a whole run it shares
+    // the machine with three test files and a browser: the wait is for a hang, not for speed.
+    async waitFor(pattern, timeoutMs = 180_000) {
       const started = Date.now()
       while (Date.now() - started < timeoutMs) {
         const match = output.match(pattern)

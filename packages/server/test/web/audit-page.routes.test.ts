@@ -213,8 +213,11 @@ test('an entry the reader cannot open is withheld, as the API withholds it', asy
 test('entries name their actor, credential and resource; ids stay in the links', async () => {
   const adam = await as('adam')
   const body = (await adam.get('/audit?action=task.created')).body
+  // The newest entry Adam may read whole: the hidden task's entry, withheld, may come first.
   const first = attributeValue(
-    /<section class="audit-entry"[\s\S]*?<\/section>/.exec(body)?.[0] ?? '',
+    [...body.matchAll(/<section class="audit-entry"[\s\S]*?<\/section>/g)]
+      .map((match) => match[0])
+      .find((section) => !section.includes('withheld')) ?? '',
   )
   const text = textOf(first)
   assert.match(text, /Who Alice/)
