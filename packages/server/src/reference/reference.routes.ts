@@ -51,6 +51,13 @@ const REFERENCE_POLICY = [
   "base-uri 'none'",
 ].join('; ')
 
+// Revalidated at each visit, so a server upgraded to a newer Scalar never serves a stale bundle.
+const SCRIPT_HEADERS = {
+  'content-type': 'text/javascript; charset=utf-8',
+  'cache-control': 'no-cache',
+  'x-content-type-options': 'nosniff',
+}
+
 const PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -99,22 +106,13 @@ export function referenceRoutes() {
         .send(PAGE),
     )
     app.get('/reference/start.js', PUBLIC, async (_request, reply) =>
-      reply.headers(scriptHeaders()).send(START),
+      reply.headers(SCRIPT_HEADERS).send(START),
     )
     app.get('/reference/scalar.js', PUBLIC, async (request, reply) => {
       const bundle = await scalarBundle()
-      reply.headers({ ...scriptHeaders(), etag: bundle.etag })
+      reply.headers({ ...SCRIPT_HEADERS, etag: bundle.etag })
       if (request.headers['if-none-match'] === bundle.etag) return reply.code(304).send()
       return reply.send(bundle.body)
     })
-  }
-}
-
-// Revalidated at each visit, so a server upgraded to a newer Scalar never serves a stale bundle.
-function scriptHeaders(): Record<string, string> {
-  return {
-    'content-type': 'text/javascript; charset=utf-8',
-    'cache-control': 'no-cache',
-    'x-content-type-options': 'nosniff',
   }
 }

@@ -1,11 +1,11 @@
 import assert from 'node:assert/strict'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { delimiter, join } from 'node:path'
+import { join } from 'node:path'
 import { after, test } from 'node:test'
 import { fileURLToPath } from 'node:url'
 import { Browser } from '../harness/browser.ts'
-import { type CliProcess, freePort, startProcess } from '../harness/cli.ts'
+import { type CliProcess, freePort, startProcess, terminalPath } from '../harness/cli.ts'
 import { runBrowserFlow } from '../harness/oauth-flow.ts'
 
 // docs/quickstart.md, followed as a person would: each of its shell blocks runs as written, in a
@@ -35,12 +35,9 @@ function block(text: string): string {
   return found
 }
 
-// A person's terminal: the machine's PATH without the project's node_modules/.bin.
+// A person's terminal, its data folder a temporary one.
 const TERMINAL = {
-  PATH: (process.env.PATH ?? '')
-    .split(delimiter)
-    .filter((entry) => !entry.includes('node_modules'))
-    .join(delimiter),
+  PATH: terminalPath(),
   HOME: process.env.HOME ?? '',
   WORKGRAPH_DATA: data,
 }

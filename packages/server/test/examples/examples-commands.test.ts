@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url'
 import type { ImportResult } from '../../src/bundle/import-bundle.ts'
 import { type ListeningApp, startListeningApp } from '../harness/browser-app.ts'
 import { importOk, tokenOf, writableBundle } from '../harness/bundles.ts'
+import { terminalPath } from '../harness/cli.ts'
 
 // examples/README.md's command, run as written by a shell whose `node` is whatever the machine
 // has (Node 20 on a fresh one): `npm run example:…` brings the project's own Node.
@@ -36,10 +37,7 @@ function readmeCommand(): string {
 
 // The shell's PATH without the project's node_modules/.bin: what a person's terminal has (Node 20
 // on a fresh machine); and the same with Node 24 first, as for someone who installed it.
-const MACHINE_PATH = (process.env.PATH ?? '')
-  .split(delimiter)
-  .filter((entry) => !entry.includes('node_modules'))
-  .join(delimiter)
+const MACHINE_PATH = terminalPath()
 const TERMINALS = {
   "the machine's Node": MACHINE_PATH,
   "the project's Node": `${ROOT}node_modules/.bin${delimiter}${MACHINE_PATH}`,

@@ -2,7 +2,7 @@ import { type ChildProcess, type SpawnOptions, spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { delimiter, join } from 'node:path'
 import { Readable } from 'node:stream'
 import { fileURLToPath } from 'node:url'
 import type { CliIO } from '../../src/cli/cli-io.ts'
@@ -54,6 +54,17 @@ export async function cliData(prefix: string): Promise<CliData> {
       rmSync(dir, { recursive: true, force: true })
     },
   }
+}
+
+/**
+ * The PATH of a person's terminal: this process's without any node_modules/.bin, so `node` is the
+ * machine's own (Node 20 on a fresh one) and `npm run …` brings the project's.
+ */
+export function terminalPath(): string {
+  return (process.env.PATH ?? '')
+    .split(delimiter)
+    .filter((entry) => !entry.includes('node_modules'))
+    .join(delimiter)
 }
 
 /** A TCP port that was free a moment ago. */
