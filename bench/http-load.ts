@@ -1,14 +1,46 @@
 import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import autocannon from 'autocannon'
+import { CpuMeter } from './soak-cpu.ts'
 
-/** What autocannon measured on one route. */
+/** What autocannon measured on one route, and what each request cost in CPU. */
 export interface Load {
   requestsPerSecond: number
   p50: number
   p97_5: number
   p99: number
   failures: number
+  /** The server process's CPU per request, in ms; null when not measured. */
+  serverCpuMs: number | null
+  /** PostgreSQL's CPU per request (the database's backends), in ms; null on PGlite. */
+  databaseCpuMs: number | null
+}
+
+/**
+ * The processes whose CPU a load is charged with: the server and, on PostgreSQL, the backends
+ * connected to its database (read at each measurement, since a pool may open new ones).
+ */
+export interface CpuSources {
+  serverPid: number
+  databasePids: (() => Promise<number[]>) | null
+}
+
+// Reads the sources' CPU from before a measured run to after it, in seconds.
+async function cpuDuring<T>(
+  sources: CpuSources | undefined,
+  run: () => Promise<T>,
+): Promise<{ result: T; server: number | null; database: number | null }> {
+  if (!sources) return { result: await run(), server: null, database: null }
+  const server = new CpuMeter()
+  const database = new CpuMeter()
+  server.seconds([sources.serverPid])
+  database.seconds((await sources.databasePids?.()) ?? [])
+  const result = await run()
+  return {
+    result,
+    server: server.seconds([sources.serverPid]),
+    database: sources.databasePids ? database.seconds(await sources.databasePids()) : null,
+  }
 }
 
 /**
@@ -18,7 +50,7 @@ export interface Load {
 export async function loadRoute(
   url: string,
   token: string | undefined,
-  options: { duration: number; connections: number },
+  options: { duration: number; connections: number; cpu?: CpuSources },
   body?: Record<string, unknown>,
 ): Promise<Load> {
   const request = {
@@ -31,8 +63,9 @@ export async function loadRoute(
     ...(body ? { method: 'POST' as const, body: JSON.stringify(body) } : {}),
   }
   await autocannon({ ...request, duration: 2 })
-  const result = await autocannon({ ...request, duration: options.duration })
-  return loadOf(result)
+  return loadOf(
+    await cpuDuring(options.cpu, () => autocannon({ ...request, duration: options.duration })),
+  )
 }
 
 /**
@@ -44,7 +77,7 @@ export async function loadTaskCreation(
   base: string,
   token: string | undefined,
   body: Record<string, unknown>,
-  options: { duration: number; connections: number },
+  options: { duration: number; connections: number; cpu?: CpuSources },
 ): Promise<Load> {
   let sent = 0
   const run = (duration: number) =>
@@ -65,14 +98,28 @@ export async function loadTaskCreation(
       ],
     })
   await run(2)
-  const result = await run(options.duration)
-  if (result.non2xx > 0)
-    console.warn(`  POST /v1/tasks: ${result.non2xx} answers were not 2xx; its numbers are void`)
-  return loadOf(result)
+  const measured = await cpuDuring(options.cpu, () => run(options.duration))
+  if (measured.result.non2xx > 0) {
+    const { non2xx } = measured.result
+    console.warn(`  POST /v1/tasks: ${non2xx} answers were not 2xx; its numbers are void`)
+  }
+  return loadOf(measured)
 }
 
-function loadOf(result: autocannon.Result): Load {
+function loadOf({
+  result,
+  server,
+  database,
+}: {
+  result: autocannon.Result
+  server: number | null
+  database: number | null
+}): Load {
+  const perRequestMs = (seconds: number | null) =>
+    seconds === null ? null : (seconds * 1000) / Math.max(1, result.requests.total)
   return {
+    serverCpuMs: perRequestMs(server),
+    databaseCpuMs: perRequestMs(database),
     requestsPerSecond: result.requests.average,
     p50: result.latency.p50,
     p97_5: result.latency.p97_5,
@@ -117,6 +164,7 @@ export async function startListening(
   })
   return {
     base: `http://127.0.0.1:${port}`,
+    pid: server.pid ?? 0,
     peakRssMb: () => statusMb(server.pid, 'VmHWM'),
     /** Resident memory now, in MB. */
     rssMb: () => statusMb(server.pid, 'VmRSS'),

@@ -19,6 +19,7 @@ export interface EngineResult {
 }
 
 const fmt = (n: number, digits = 1) => n.toFixed(digits)
+const cpuMs = (ms: number | null) => (ms === null ? '–' : fmt(ms, 2))
 
 /** The benchmark's results as Markdown tables, each number beside its baseline. */
 export function formatReport(
@@ -36,8 +37,8 @@ export function formatReport(
         `| ${r.engine} | ${fmt(r.importSeconds)} | ${fmt(r.importPeakRssMb, 0)} | ${fmt(r.dataMb, 0)} | ${fmt(r.servePeakMb, 0)} | ${fmt(r.serveRssMb, 0)} |`,
     ),
     '',
-    '| engine | route | req/s | p50 ms | p97.5 ms | p99 ms | throughput ÷ bare | ÷ baseline route | failures |',
-    '|---|---|---|---|---|---|---|---|---|',
+    '| engine | route | req/s | p50 ms | p97.5 ms | p99 ms | throughput ÷ bare | ÷ baseline route | server CPU ms/req | PostgreSQL CPU ms/req | failures |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
     ...results.flatMap((r) => {
       const bare = r.routes[0]?.load.requestsPerSecond ?? 1
       const baseline = r.routes.find(({ name }) => name.includes('baseline'))?.load
@@ -45,7 +46,7 @@ export function formatReport(
         baseline ? fmt(load.requestsPerSecond / baseline.requestsPerSecond, 3) : '–'
       return r.routes.map(
         ({ name, load }) =>
-          `| ${r.engine} | ${name} | ${fmt(load.requestsPerSecond, 0)} | ${load.p50} | ${load.p97_5} | ${load.p99} | ${fmt(load.requestsPerSecond / bare, 3)} | ${toBaseline(load)} | ${load.failures} |`,
+          `| ${r.engine} | ${name} | ${fmt(load.requestsPerSecond, 0)} | ${load.p50} | ${load.p97_5} | ${load.p99} | ${fmt(load.requestsPerSecond / bare, 3)} | ${toBaseline(load)} | ${cpuMs(load.serverCpuMs)} | ${cpuMs(load.databaseCpuMs)} | ${load.failures} |`,
       )
     }),
     '',

@@ -117,10 +117,23 @@ async function benchHttp(
 ): Promise<{ routes: { name: string; load: Load }[]; servePeakMb: number; serveRssMb: number }> {
   const server = await startServer(join(root, 'packages/server/src/main.ts'), args, secret)
   log(`  loading ${server.base} (${http.duration} s per route, ${http.connections} connections)…`)
+  // On PostgreSQL each route is charged with the CPU of the backends serving its database too.
+  const watcher = databaseUrl ? new pg.Client({ connectionString: databaseUrl }) : null
+  await watcher?.connect()
+  const backendPids = watcher
+    ? async () =>
+        (
+          await watcher.query<{ pid: number }>(
+            'select pid from pg_stat_activity where datname = current_database() and pid <> pg_backend_pid()',
+          )
+        ).rows.map(({ pid }) => pid)
+    : null
+  const cpuOf = (pid: number) => ({ ...http, cpu: { serverPid: pid, databasePids: backendPids } })
+  const served = cpuOf(server.pid)
   const routes: { name: string; load: Load }[] = [
     {
       name: 'GET /healthz (bare)',
-      load: await loadRoute(`${server.base}/healthz`, undefined, http),
+      load: await loadRoute(`${server.base}/healthz`, undefined, served),
     },
   ]
   const owner = keys['owner-key']?.token
@@ -137,7 +150,7 @@ async function benchHttp(
     ])
     routes.push({
       name: 'GET /projects (owner; baseline: bare Fastify + pg, same statement)',
-      load: await loadRoute(`${baseline.base}/projects`, owner, http),
+      load: await loadRoute(`${baseline.base}/projects`, owner, cpuOf(baseline.pid)),
     })
     await baseline.stop()
   }
@@ -150,25 +163,25 @@ async function benchHttp(
   for (const [name, key] of who) {
     routes.push({
       name: `GET /v1/projects (${name})`,
-      load: await loadRoute(`${server.base}/v1/projects`, keys[key]?.token, http),
+      load: await loadRoute(`${server.base}/v1/projects`, keys[key]?.token, served),
     })
   }
   for (const [name, key] of who.slice(1)) {
     routes.push({
       name: `GET /v1/tasks (${name})`,
-      load: await loadRoute(`${server.base}/v1/tasks`, keys[key]?.token, http),
+      load: await loadRoute(`${server.base}/v1/tasks`, keys[key]?.token, served),
     })
   }
   for (const [name, query] of SEARCH_LOADS) {
     routes.push({
       name: `POST /v1/search (member, ${name})`,
-      load: await loadRoute(`${server.base}/v1/search`, keys['member-key']?.token, http, {
+      load: await loadRoute(`${server.base}/v1/search`, keys['member-key']?.token, served, {
         query,
       }),
     })
   }
   // Writes next to a read, both under 50 concurrent clients (the member's token).
-  const busy = { ...http, connections: 50 }
+  const busy = { ...served, connections: 50 }
   const member = keys['member-key']?.token
   routes.push({
     name: 'GET /v1/projects (member, 50 clients)',
@@ -186,6 +199,7 @@ async function benchHttp(
   const servePeakMb = server.peakRssMb()
   const serveRssMb = server.rssMb()
   await server.stop()
+  await watcher?.end()
   return { routes, servePeakMb, serveRssMb }
 }
 

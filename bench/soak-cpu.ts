@@ -25,7 +25,13 @@ export class CpuMeter {
 
   /** Percent of one core used by `pids` since the last call (a pid new since then counts whole). */
   read(pids: number[]): number {
-    const now = performance.now()
+    const since = this.at
+    const used = this.seconds(pids)
+    return (used / ((this.at - since) / 1000)) * 100
+  }
+
+  /** CPU seconds used by `pids` since the last call (a pid new since then counts whole). */
+  seconds(pids: number[]): number {
     let used = 0
     const seen = new Map<number, number>()
     for (const pid of pids) {
@@ -33,9 +39,8 @@ export class CpuMeter {
       used += seconds - (this.seen.get(pid) ?? 0)
       seen.set(pid, seconds)
     }
-    const percent = (used / ((now - this.at) / 1000)) * 100
     this.seen = seen
-    this.at = now
-    return percent
+    this.at = performance.now()
+    return used
   }
 }
