@@ -18,22 +18,22 @@ import { PREPARED } from '../db/prepared-statements.ts'
  *   comment            exactly its resource's row
  */
 
-/**
- * Which resources to (re)compile: a whole workspace, or some ids and the comments on them.
- * `created`: the ids were created in this transaction, so no comment is on them yet.
- */
-export type IndexScope =
-  | { readonly all: true }
-  | { readonly ids: readonly string[]; readonly created?: boolean }
+/** Which resources to (re)compile: a whole workspace, or some ids and the comments on them. */
+export type IndexScope = { readonly all: true } | { readonly ids: readonly string[] }
 
 /** How an indexed kind compiles its resource-index rows from its source rows. */
 export interface IndexRows {
   /**
    * A select of `(workspace_id, id, type, project_id, title, body, ws_visible, acl, created_at,
    * updated_at)` for the workspace: every row of the kind, or (`ids` given) those whose row may
-   * depend on one of `ids`.
+   * depend on one of `ids`. The kind's own rows are read from `source`, its table unless given:
+   * a statement that inserts a row passes the table expression returning it (`indexInserted`).
    */
-  rows(workspaceId: string, ids: readonly string[] | null): RawBuilder<unknown>
+  rows(
+    workspaceId: string,
+    ids: readonly string[] | null,
+    source?: RawBuilder<unknown>,
+  ): RawBuilder<unknown>
   /** Its titles' words join the vocabulary that typo tolerance reads. */
   readonly titled: boolean
   /**
@@ -75,7 +75,8 @@ export function onlyIds(
  * Recompiles the index rows in scope, in dependency order (comments copy their resource's row),
  * and adds the new words of their titles to the vocabulary typo tolerance reads (docs/api.md,
  * "Search"). Call it in the same transaction as the change to the source rows. For ids, only
- * the statements of their kinds run: a task's write compiles one row in one statement.
+ * the statements of their kinds run, then the comments' (which copy the rows of what they are
+ * on). A created row is compiled by the statement that inserts it instead (`indexInserted`).
  */
 export async function syncResourceIndex(
   db: Db,
@@ -93,11 +94,8 @@ export async function syncResourceIndex(
     if (named !== null && !named.has(kind.name)) continue
     await upsertRows(db, workspaceId, kind.index, ids)
   }
-  for (const kind of kinds.filter((kind) => kind.index.readsIndex)) {
-    // Nothing can be on rows created in this very transaction yet.
-    if ('ids' in scope && scope.created && !named?.has(kind.name)) continue
+  for (const kind of kinds.filter((kind) => kind.index.readsIndex))
     await upsertRows(db, workspaceId, kind.index, ids)
-  }
 }
 
 /**
@@ -117,12 +115,33 @@ async function upsertRows(
     return
   }
   await sql`with written as (${COLUMNS} ${rows} ${UPSERT} returning title)
-    insert into title_words (workspace_id, word)
+    ${newTitleWords(workspaceId, 'written')} ${PREPARED}`.execute(db)
+}
+
+/**
+ * Common table expressions for a statement that inserts a resource's row (`inserted` names the
+ * expression returning it): its index row, compiled from that row by the kind's own rule, and
+ * its title's new words. The same rows `syncResourceIndex` writes for a created id, so the index
+ * stays a pure function of the source rows; a created row has no comments to recompile yet.
+ */
+export function indexInserted(
+  index: IndexRows,
+  workspaceId: string,
+  inserted: string,
+): RawBuilder<unknown> {
+  const rows = index.rows(workspaceId, null, sql.table(inserted))
+  const upsert = sql`index_written as (${COLUMNS} ${rows} ${UPSERT} returning title)`
+  if (!index.titled) return upsert
+  return sql`${upsert}, title_words_written as (${newTitleWords(workspaceId, 'index_written')})`
+}
+
+// Adds the words of the titles `written` returns that the vocabulary lacks (four letters or more).
+function newTitleWords(workspaceId: string, written: string): RawBuilder<unknown> {
+  return sql`insert into title_words (workspace_id, word)
     select distinct ${workspaceId}, w.word
-    from written r, unnest(tsvector_to_array(to_tsvector('simple', r.title))) as w(word)
+    from ${sql.table(written)} r, unnest(tsvector_to_array(to_tsvector('simple', r.title))) as w(word)
     where length(w.word) >= 4
-      and not exists (select from title_words t where t.workspace_id = ${workspaceId} and t.word = w.word)
-    ${PREPARED}`.execute(db)
+      and not exists (select from title_words t where t.workspace_id = ${workspaceId} and t.word = w.word)`
 }
 
 /** Recompiles a project, everything in it, and the comments on all of those. */

@@ -6,7 +6,7 @@ import { notFound, ProblemError } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
 import { idKind, newId } from '../../lib/ids.ts'
 import { requireProjectInFence, requireText, ruleBroken } from '../../writes/business-rule.ts'
-import { recordChange, type WriteContext } from '../../writes/write-context.ts'
+import { insertRecorded, recordChange, type WriteContext } from '../../writes/write-context.ts'
 import { presentCanvas } from './canvases.present.ts'
 import { type CanvasRow, listCanvases } from './canvases.queries.ts'
 import type { CanvasRecord, CreateCanvasBody, UpdateCanvasBody } from './canvases.schemas.ts'
@@ -47,9 +47,7 @@ export async function createCanvas(
     created_at: w.now,
     updated_at: w.now,
   }
-  await w.trx.insertInto('canvases').values(row).execute()
-  await syncResourceIndex(w.trx, ws, { ids: [row.id], created: true })
-  await recordChange(w, {
+  await insertRecorded(w, w.trx.insertInto('canvases').values(row).returningAll(), {
     verb: 'canvas.created',
     subjectId: row.id,
     subjectType: 'canvas',

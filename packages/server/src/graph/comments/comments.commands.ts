@@ -1,11 +1,10 @@
 import type { Static } from 'typebox'
-import { syncResourceIndex } from '../../access/resource-index.ts'
 import { canOpen } from '../../access/visibility.ts'
 import { notFound } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
 import { idKind, newId } from '../../lib/ids.ts'
 import { requireText, ruleBroken } from '../../writes/business-rule.ts'
-import { recordChange, type WriteContext } from '../../writes/write-context.ts'
+import { insertRecorded, type WriteContext } from '../../writes/write-context.ts'
 import { presentComment } from './comments.present.ts'
 import { listComments } from './comments.queries.ts'
 import type { CommentRecord, CreateCommentBody } from './comments.schemas.ts'
@@ -58,10 +57,8 @@ export async function createComment(
     created_at: w.now,
     updated_at: w.now,
   }
-  await w.trx.insertInto('comments').values(row).execute()
-  await syncResourceIndex(w.trx, ws, { ids: [row.id] })
   const { workspace_id: _, created_at: __, updated_at: ___, ...audited } = row
-  await recordChange(w, {
+  await insertRecorded(w, w.trx.insertInto('comments').values(row).returningAll(), {
     verb: 'comment.created',
     subjectId: row.id,
     subjectType: 'comment',

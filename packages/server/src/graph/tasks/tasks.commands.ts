@@ -3,11 +3,10 @@ import { syncResourceIndex } from '../../access/resource-index.ts'
 import { canOpen } from '../../access/visibility.ts'
 import { notFound } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
-import { PREPARED } from '../../db/prepared-statements.ts'
 import { idKind, newId } from '../../lib/ids.ts'
 import { requireProjectInFence, requireText, ruleBroken } from '../../writes/business-rule.ts'
 import { personCanOpen } from '../../writes/person-can-open.ts'
-import { recordChange, type WriteContext } from '../../writes/write-context.ts'
+import { insertRecorded, recordChange, type WriteContext } from '../../writes/write-context.ts'
 import { presentTask } from './tasks.present.ts'
 import { listTasks, type TaskRow } from './tasks.queries.ts'
 import type { CreateTaskBody, TaskRecord, UpdateTaskBody } from './tasks.schemas.ts'
@@ -79,9 +78,7 @@ export async function createTask(
     created_at: w.now,
     updated_at: w.now,
   }
-  await w.trx.insertInto('tasks').values(row).modifyEnd(PREPARED).execute()
-  await syncResourceIndex(w.trx, ws, { ids: [row.id], created: true })
-  await recordChange(w, {
+  await insertRecorded(w, w.trx.insertInto('tasks').values(row).returningAll(), {
     verb: 'task.created',
     subjectId: row.id,
     subjectType: 'task',

@@ -21,7 +21,11 @@ import { summarizeCanvas } from './canvas.summary.ts'
  */
 const canvasIndexRows: IndexRows = {
   titled: true,
-  rows: (ws, ids) => sql`select c.workspace_id, c.id, 'canvas', c.project_id, c.title, c.summary,
+  rows: (
+    ws,
+    ids,
+    source = sql.table('canvases'),
+  ) => sql`select c.workspace_id, c.id, 'canvas', c.project_id, c.title, c.summary,
            case when c.visibility = 'private' then false
                 when c.project_id is null then true
                 else p.visibility = 'workspace' end,
@@ -31,7 +35,7 @@ const canvasIndexRows: IndexRows = {
                 when c.project_id is null then '{}'::text[]
                 else array[c.project_id] end,
            c.created_at, c.updated_at
-    from canvases c
+    from ${source} c
     left join projects p on p.workspace_id = c.workspace_id and p.id = c.project_id
     where c.workspace_id = ${ws} ${onlyIds(sql.ref('c.id'), ids)}`,
 }

@@ -23,9 +23,10 @@ const commentIndexRows: IndexRows = {
   rows: (
     ws,
     ids,
+    source = sql.table('comments'),
   ) => sql`select c.workspace_id, c.id, 'comment', t.project_id, '', c.body, t.ws_visible, t.acl,
            c.created_at, c.updated_at
-    from comments c
+    from ${source} c
     join resource_index t on t.workspace_id = c.workspace_id and t.id = c.resource_id
     where c.workspace_id = ${ws}
       ${ids === null ? sql`` : sql`and (c.id = any(${sql.val([...ids])}::text[]) or c.resource_id = any(${sql.val([...ids])}::text[]))`}`,

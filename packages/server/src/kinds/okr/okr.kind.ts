@@ -22,14 +22,18 @@ import { summarizeOkr } from './okr.summary.ts'
  */
 const okrIndexRows: IndexRows = {
   titled: true,
-  rows: (ws, ids) => sql`select o.workspace_id, o.id, 'okr', o.project_id, o.title,
+  rows: (
+    ws,
+    ids,
+    source = sql.table('objectives'),
+  ) => sql`select o.workspace_id, o.id, 'okr', o.project_id, o.title,
            coalesce((select string_agg(k.title, E'\n' order by k.position) from key_results k
                      where k.workspace_id = o.workspace_id and k.objective_id = o.id), ''),
            o.visibility = 'workspace',
            case when o.visibility = 'private' then array_remove(array[o.owner_id, o.team_id], null)
                 else array[o.owner_id] end,
            o.created_at, o.updated_at
-    from objectives o where o.workspace_id = ${ws} ${onlyIds(sql.ref('o.id'), ids)}`,
+    from ${source} o where o.workspace_id = ${ws} ${onlyIds(sql.ref('o.id'), ids)}`,
 }
 
 /** The objectives among `ids` the caller may open: what its record and page names read. */

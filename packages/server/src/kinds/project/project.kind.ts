@@ -18,9 +18,13 @@ import { summarizeProject } from './project.summary.ts'
  */
 const projectIndexRows: IndexRows = {
   titled: true,
-  rows: (ws, ids) => sql`select p.workspace_id, p.id, 'project', p.id, p.name, p.description,
+  rows: (
+    ws,
+    ids,
+    source = sql.table('projects'),
+  ) => sql`select p.workspace_id, p.id, 'project', p.id, p.name, p.description,
            p.visibility = 'workspace', array[p.id], p.created_at, p.updated_at
-    from projects p where p.workspace_id = ${ws} ${onlyIds(sql.ref('p.id'), ids)}`,
+    from ${source} p where p.workspace_id = ${ws} ${onlyIds(sql.ref('p.id'), ids)}`,
 }
 
 /** The projects among `ids` the caller may open: what its record and page names read. */

@@ -22,12 +22,16 @@ import { summarizeTask } from './task.summary.ts'
  */
 const taskIndexRows: IndexRows = {
   titled: true,
-  rows: (ws, ids) => sql`select t.workspace_id, t.id, 'task', t.project_id, t.title, t.description,
+  rows: (
+    ws,
+    ids,
+    source = sql.table('tasks'),
+  ) => sql`select t.workspace_id, t.id, 'task', t.project_id, t.title, t.description,
            coalesce(p.visibility = 'workspace', false),
            array(select distinct x from unnest(array[t.project_id, t.creator_id, t.assignee_id]) x
                  where x is not null order by x),
            t.created_at, t.updated_at
-    from tasks t
+    from ${source} t
     left join projects p on p.workspace_id = t.workspace_id and p.id = t.project_id
     where t.workspace_id = ${ws} ${onlyIds(sql.ref('t.id'), ids)}`,
 }
