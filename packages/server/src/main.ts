@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 import { runEmbeddedImportInChild } from './cli/embedded-import-process.ts'
 import { limitHeapGrowth } from './lib/heap-growth.ts'
+import { applyMallocSettings } from './lib/malloc-settings.ts'
 
 // The process entry: everything else lives in cli/ and app.ts so that tests can drive it.
-limitHeapGrowth()
 const argv = process.argv.slice(2)
+applyMallocSettings(argv)
+limitHeapGrowth()
 process.exitCode = (await runEmbeddedImportInChild(argv, process.env)) ?? (await runHere(argv))
 
 // The commands are loaded only by the process that runs one: an embedded import's parent waits.

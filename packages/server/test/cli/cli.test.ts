@@ -4,6 +4,7 @@ import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { openMigratedDatabase } from '../../src/cli/open-database.ts'
 import { loadConfig } from '../../src/config.ts'
+import { MALLOC_SETTINGS } from '../../src/lib/malloc-settings.ts'
 import { verifyPassword } from '../../src/lib/password.ts'
 import { startSession } from '../../src/web/web-session.ts'
 import { smallBundle } from '../harness/bundles.ts'
@@ -123,6 +124,13 @@ test('serve --demo prints a curl line that works, and shuts down on SIGTERM', as
   const [, key] = await server.waitFor(
     /Authorization: Bearer (wg_key_\w+)" http:\/\/127\.0\.0\.1:\d+\/v1\/projects/,
   )
+  // On Linux the server restarted itself in place with malloc's settings: the process started is
+  // the one serving, and the SIGTERM below reaches it.
+  if (process.platform === 'linux') {
+    const environ = readFileSync(`/proc/${server.child.pid}/environ`, 'utf8').split('\0')
+    for (const [name, value] of Object.entries(MALLOC_SETTINGS))
+      assert.ok(environ.includes(`${name}=${value}`), `${name} is not ${value}`)
+  }
   const response = await fetch(`http://127.0.0.1:${port}/v1/projects`, {
     headers: { authorization: `Bearer ${key}` },
   })
