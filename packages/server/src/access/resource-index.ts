@@ -136,12 +136,15 @@ export function indexInserted(
 }
 
 // Adds the words of the titles `written` returns that the vocabulary lacks (four letters or more).
+// Each word is looked up by the index: `offset 0` keeps the test a lookup per word, where the
+// planner would otherwise join the few words against the workspace's whole vocabulary.
 function newTitleWords(workspaceId: string, written: string): RawBuilder<unknown> {
   return sql`insert into title_words (workspace_id, word)
     select distinct ${workspaceId}, w.word
     from ${sql.table(written)} r, unnest(tsvector_to_array(to_tsvector('simple', r.title))) as w(word)
     where length(w.word) >= 4
-      and not exists (select from title_words t where t.workspace_id = ${workspaceId} and t.word = w.word)`
+      and not exists (
+        select from title_words t where t.workspace_id = ${workspaceId} and t.word = w.word offset 0)`
 }
 
 /** Recompiles a project, everything in it, and the comments on all of those. */

@@ -1,4 +1,11 @@
-import { createCipheriv, createDecipheriv, hkdfSync, randomBytes } from 'node:crypto'
+import {
+  createCipheriv,
+  createDecipheriv,
+  createSecretKey,
+  hkdfSync,
+  type KeyObject,
+  randomBytes,
+} from 'node:crypto'
 
 const VERSION = 'v1'
 
@@ -10,10 +17,13 @@ const VERSION = 'v1'
  * another.
  */
 export class SecretBox {
-  readonly #key: Buffer
+  // A key object, made once: from raw bytes, every cipher would import the key anew.
+  readonly #key: KeyObject
 
   constructor(secret: Buffer) {
-    this.#key = Buffer.from(hkdfSync('sha256', secret, 'workgraph', 'secret-box v1', 32))
+    this.#key = createSecretKey(
+      Buffer.from(hkdfSync('sha256', secret, 'workgraph', 'secret-box v1', 32)),
+    )
   }
 
   /** `v1.<iv>.<ciphertext>.<tag>`, base64url parts. */

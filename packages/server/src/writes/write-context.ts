@@ -85,25 +85,37 @@ export async function recordChange(context: WriteContext, change: ChangeRecord):
   await sql`with ${recorded.ctes} ${recorded.audit} ${PREPARED}`.execute(context.trx)
 }
 
+/** The name by which `insertRecorded`'s answer reads the row the statement inserted. */
+export const INSERTED_ROW = 'row_inserted'
+
 /**
  * Inserts a resource's row and records its creation in one statement: the row, its
  * resource-index row and title words (compiled from the inserted row by the kind's own rule,
  * docs/architecture.md, "Writes in one statement"), and what `recordChange` writes. One round
- * trip where there were three, and nothing another statement could see half done.
+ * trip where there were three, and nothing another statement could see half done. `answer`, a
+ * select from `INSERTED_ROW`, is what the statement returns: the row as its writer sees it, so
+ * that reading it back costs no statement of its own.
  */
-export async function insertRecorded(
+export async function insertRecorded<Answer = never>(
   context: WriteContext,
   /** The insert of the row, returning it whole (`.returningAll()`). */
   insert: Compilable,
   change: ChangeRecord,
-): Promise<void> {
+  answer?: RawBuilder<Answer>,
+): Promise<Answer[]> {
   const index = kindOfId(change.subjectId)?.index
   if (!index) throw new Error(`${change.subjectId} is not of an indexed kind`)
   const ws = context.actor.workspaceId
   const recorded = changeRecorded(context, change)
-  await sql`with row_inserted as (${insert}),
-    ${indexInserted(index, ws, 'row_inserted')},
-    ${recorded.ctes} ${recorded.audit} ${PREPARED}`.execute(context.trx)
+  const inserted = sql.table(INSERTED_ROW)
+  const statement = answer
+    ? sql<Answer>`with ${inserted} as (${insert}),
+        ${indexInserted(index, ws, INSERTED_ROW)},
+        ${recorded.ctes}, audit_written as (${recorded.audit}) ${answer} ${PREPARED}`
+    : sql<Answer>`with ${inserted} as (${insert}),
+        ${indexInserted(index, ws, INSERTED_ROW)},
+        ${recorded.ctes} ${recorded.audit} ${PREPARED}`
+  return (await statement.execute(context.trx)).rows
 }
 
 // A change's activity and outbox entries as common table expressions, and the insert of its

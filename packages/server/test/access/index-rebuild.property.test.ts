@@ -90,10 +90,17 @@ test('after any writes, compiling the index again from the source rows gives exa
               : { project_id: id(write.project) }),
             assignee_id: id(write.assignee),
           })
-          if (reply.status === 201) [lastTask, creator] = [reply.json.id, write.as]
+          if (reply.status === 201) {
+            ;[lastTask, creator] = [reply.json.id, write.as]
+            // The answer, read in the statement that wrote the task, is the record as read later.
+            assert.deepEqual(reply.json, (await as.get(`/v1/resources/${lastTask}`)).json)
+          }
         } else if (write.op === 'comment') {
           const on = write.on === 'last-task' ? lastTask : id(write.on)
-          if (on) await as.post('/v1/comments', { resource_id: on, body: write.body })
+          if (!on) continue
+          const reply = await as.post('/v1/comments', { resource_id: on, body: write.body })
+          if (reply.status === 201)
+            assert.deepEqual(reply.json, (await as.get(`/v1/resources/${reply.json.id}`)).json)
         } else if (write.op === 'canvas') {
           await as.post('/v1/canvases', {
             title: write.title,

@@ -1,12 +1,14 @@
+import { sql } from 'kysely'
 import type { Static } from 'typebox'
 import { canOpen } from '../../access/visibility.ts'
+import { actorRefVisible } from '../../access/visible-refs.ts'
 import { notFound } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
 import { idKind, newId } from '../../lib/ids.ts'
 import { requireText, ruleBroken } from '../../writes/business-rule.ts'
-import { insertRecorded, type WriteContext } from '../../writes/write-context.ts'
+import { INSERTED_ROW, insertRecorded, type WriteContext } from '../../writes/write-context.ts'
 import { presentComment } from './comments.present.ts'
-import { listComments } from './comments.queries.ts'
+import type { CommentRow } from './comments.queries.ts'
 import type { CommentRecord, CreateCommentBody } from './comments.schemas.ts'
 
 type Comment = Static<typeof CommentRecord>
@@ -58,16 +60,23 @@ export async function createComment(
     updated_at: w.now,
   }
   const { workspace_id: _, created_at: __, updated_at: ___, ...audited } = row
-  await insertRecorded(w, w.trx.insertInto('comments').values(row).returningAll(), {
-    verb: 'comment.created',
-    subjectId: row.id,
-    subjectType: 'comment',
-    projectId: resource.project_id,
-    refs: [row.resource_id],
-    audit: { resourceId: row.id, resourceType: 'comment', before: null, after: audited },
-    eventObject: presentComment({ ...row, author_visible: true }, w.deps.urls),
-  })
-  const [created] = await listComments(w.trx, w.visibility, { ids: [row.id] }, null, 1)
-  if (!created) throw new Error(`comment ${row.id} is not visible to its author`)
+  // The answer is the new row as a list reads it; a comment is open to whoever may open what it is
+  // on, which its author just did.
+  const [created] = await insertRecorded(
+    w,
+    w.trx.insertInto('comments').values(row).returningAll(),
+    {
+      verb: 'comment.created',
+      subjectId: row.id,
+      subjectType: 'comment',
+      projectId: resource.project_id,
+      refs: [row.resource_id],
+      audit: { resourceId: row.id, resourceType: 'comment', before: null, after: audited },
+      eventObject: presentComment({ ...row, author_visible: true }, w.deps.urls),
+    },
+    sql<CommentRow>`select c.*, ${actorRefVisible(w.visibility, 'c.author_id')} as author_visible
+      from ${sql.table(INSERTED_ROW)} c`,
+  )
+  if (!created) throw new Error(`comment ${row.id} was not inserted`)
   return presentComment(created, w.deps.urls)
 }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely'
 import type { Static } from 'typebox'
 import { syncResourceIndex } from '../../access/resource-index.ts'
 import { canOpen } from '../../access/visibility.ts'
@@ -6,9 +7,14 @@ import { requireVisible } from '../../api/require-visible.ts'
 import { idKind, newId } from '../../lib/ids.ts'
 import { requireProjectInFence, requireText, ruleBroken } from '../../writes/business-rule.ts'
 import { personCanOpen } from '../../writes/person-can-open.ts'
-import { insertRecorded, recordChange, type WriteContext } from '../../writes/write-context.ts'
+import {
+  INSERTED_ROW,
+  insertRecorded,
+  recordChange,
+  type WriteContext,
+} from '../../writes/write-context.ts'
 import { presentTask } from './tasks.present.ts'
-import { listTasks, type TaskRow } from './tasks.queries.ts'
+import { listTasks, type TaskRow, taskLinksVisible } from './tasks.queries.ts'
 import type { CreateTaskBody, TaskRecord, UpdateTaskBody } from './tasks.schemas.ts'
 
 type Task = Static<typeof TaskRecord>
@@ -78,16 +84,24 @@ export async function createTask(
     created_at: w.now,
     updated_at: w.now,
   }
-  await insertRecorded(w, w.trx.insertInto('tasks').values(row).returningAll(), {
-    verb: 'task.created',
-    subjectId: row.id,
-    subjectType: 'task',
-    projectId,
-    refs: [row.parent_id],
-    audit: { resourceId: row.id, resourceType: 'task', before: null, after: auditedTask(row) },
-    eventObject: unfilteredTask(w, row),
-  })
-  return taskFor(w, row.id)
+  // The answer is the new row with its links' visibility, read as a list reads it. The task itself
+  // is open to its writer: its creator is in its ACL whatever its project.
+  const [created] = await insertRecorded(
+    w,
+    w.trx.insertInto('tasks').values(row).returningAll(),
+    {
+      verb: 'task.created',
+      subjectId: row.id,
+      subjectType: 'task',
+      projectId,
+      refs: [row.parent_id],
+      audit: { resourceId: row.id, resourceType: 'task', before: null, after: auditedTask(row) },
+      eventObject: unfilteredTask(w, row),
+    },
+    sql<TaskRow>`select t.*, ${sql.join(taskLinksVisible(w.visibility))} from ${sql.table(INSERTED_ROW)} t`,
+  )
+  if (!created) throw new Error(`task ${row.id} was not inserted`)
+  return presentTask(created, w.deps.urls)
 }
 
 /**

@@ -64,14 +64,19 @@ export async function listTasks(
         .onRef('t.id', '=', 'page.id'),
     )
     .selectAll('t')
-    .select([
-      indexedRefVisible(visibility, 't.project_id').as('project_visible'),
-      indexedRefVisible(visibility, 't.parent_id').as('parent_visible'),
-      indexedRefVisible(visibility, 't.canvas_id').as('canvas_visible'),
-      personRefVisible(visibility, 't.assignee_id').as('assignee_visible'),
-      actorRefVisible(visibility, 't.creator_id').as('creator_visible'),
-    ])
+    .select(taskLinksVisible(visibility))
     .orderBy('page.created_at', 'desc')
     .orderBy('page.id', 'desc')
     .execute()
+}
+
+/** Whether each link of the task row `t` names something the principal may see: TaskRow's flags. */
+export function taskLinksVisible(visibility: Visibility) {
+  return [
+    indexedRefVisible(visibility, 't.project_id').as('project_visible'),
+    indexedRefVisible(visibility, 't.parent_id').as('parent_visible'),
+    indexedRefVisible(visibility, 't.canvas_id').as('canvas_visible'),
+    personRefVisible(visibility, 't.assignee_id').as('assignee_visible'),
+    actorRefVisible(visibility, 't.creator_id').as('creator_visible'),
+  ]
 }
