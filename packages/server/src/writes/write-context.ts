@@ -103,23 +103,26 @@ export async function insertRecorded<Answer = never>(
   change: ChangeRecord,
   answer?: RawBuilder<Answer>,
 ): Promise<Answer[]> {
-  const index = kindOfId(change.subjectId)?.index
-  if (!index) throw new Error(`${change.subjectId} is not of an indexed kind`)
+  const kind = kindOfId(change.subjectId)
+  if (!kind?.index) throw new Error(`${change.subjectId} is not of an indexed kind`)
   const ws = context.actor.workspaceId
   const recorded = changeRecorded(context, change)
-  const inserted = sql.table(INSERTED_ROW)
-  const statement = answer
-    ? sql<Answer>`with ${inserted} as (${insert}),
-        ${indexInserted(index, ws, INSERTED_ROW)},
-        ${recorded.ctes}, audit_written as (${recorded.audit}) ${answer} ${PREPARED}`
-    : sql<Answer>`with ${inserted} as (${insert}),
-        ${indexInserted(index, ws, INSERTED_ROW)},
-        ${recorded.ctes} ${recorded.audit} ${PREPARED}`
-  return (await statement.execute(context.trx)).rows
+  // The statement also says how many index rows it wrote: one, unless the kind's rule read its
+  // table (where the new row is not yet visible) instead of `source`.
+  const indexed = sql`(select count(*)::int from index_written) as index_rows_written`
+  const { rows } = await sql<Answer & { index_rows_written: number }>`
+    with ${sql.table(INSERTED_ROW)} as (${insert}),
+      ${indexInserted(kind.index, ws, INSERTED_ROW)},
+      ${recorded.ctes}, audit_written as (${recorded.audit})
+    ${answer ? sql`select answer.*, ${indexed} from (${answer}) answer` : sql`select ${indexed}`}
+    ${PREPARED}`.execute(context.trx)
+  if (rows[0]?.index_rows_written !== 1)
+    throw new Error(`the index rule of ${kind.name} compiled no row from the row inserted`)
+  return answer ? rows.map(({ index_rows_written: _, ...row }) => row as Answer) : []
 }
 
-// A change's activity and outbox entries as common table expressions, and the insert of its
-// audit entry that ends the statement.
+// A change's activity and outbox entries as common table expressions, and the insert of its audit
+// entry: the end of `recordChange`'s statement, one more expression of `insertRecorded`'s.
 function changeRecorded(
   context: WriteContext,
   change: ChangeRecord,
