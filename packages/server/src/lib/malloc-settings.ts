@@ -12,7 +12,7 @@ export const MALLOC_SETTINGS = { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: 
  * added to its environment: glibc reads them only when a process starts. `execve` keeps the
  * process id, so signals, the data folder's lock (taken later) and process managers see one
  * process. A setting already in the environment is kept; when all are there, or elsewhere than
- * Linux, or on a Node without `process.execve`, it does nothing.
+ * Linux, or on a Node without `process.execve`, or when it fails, it does nothing.
  */
 export function applyMallocSettings(argv: readonly string[]): void {
   if (argv[0] !== 'serve' || process.platform !== 'linux') return
@@ -20,12 +20,14 @@ export function applyMallocSettings(argv: readonly string[]): void {
     ([name]) => process.env[name] === undefined,
   )
   if (missing.length === 0 || typeof process.execve !== 'function') return
-  process.execve(
-    process.execPath,
-    [process.execPath, ...process.execArgv, ...process.argv.slice(1)],
-    {
-      ...process.env,
-      ...Object.fromEntries(missing),
-    },
-  )
+  const env = { ...process.env, ...Object.fromEntries(missing) }
+  try {
+    process.execve(
+      process.execPath,
+      [process.execPath, ...process.execArgv, ...process.argv.slice(1)],
+      env,
+    )
+  } catch {
+    // Only memory is at stake: a process that cannot be replaced serves as it is.
+  }
 }
