@@ -118,6 +118,9 @@ async function upsertRows(
     ${newTitleWords(workspaceId, 'written')} ${PREPARED}`.execute(db)
 }
 
+/** The name of `indexInserted`'s expression that returns the index rows it wrote. */
+export const INDEX_WRITTEN = 'index_written'
+
 /**
  * Common table expressions for a statement that inserts a resource's row (`inserted` names the
  * expression returning it): its index row, compiled from that row by the kind's own rule, and
@@ -130,9 +133,9 @@ export function indexInserted(
   inserted: string,
 ): RawBuilder<unknown> {
   const rows = index.rows(workspaceId, null, sql.table(inserted))
-  const upsert = sql`index_written as (${COLUMNS} ${rows} ${UPSERT} returning title)`
+  const upsert = sql`${sql.table(INDEX_WRITTEN)} as (${COLUMNS} ${rows} ${UPSERT} returning title)`
   if (!index.titled) return upsert
-  return sql`${upsert}, title_words_written as (${newTitleWords(workspaceId, 'index_written')})`
+  return sql`${upsert}, title_words_written as (${newTitleWords(workspaceId, INDEX_WRITTEN)})`
 }
 
 // Adds the words of the titles `written` returns that the vocabulary lacks (four letters or more).

@@ -1,7 +1,7 @@
 import { type Compilable, type RawBuilder, sql } from 'kysely'
 import type { Caller } from '../access/caller.ts'
 import type { Principal } from '../access/principal.ts'
-import { indexInserted } from '../access/resource-index.ts'
+import { INDEX_WRITTEN, indexInserted } from '../access/resource-index.ts'
 
 import type { Visibility } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
@@ -109,7 +109,7 @@ export async function insertRecorded<Answer = never>(
   const recorded = changeRecorded(context, change)
   // The statement also says how many index rows it wrote: one, unless the kind's rule read its
   // table (where the new row is not yet visible) instead of `source`.
-  const indexed = sql`(select count(*)::int from index_written) as index_rows_written`
+  const indexed = sql`(select count(*)::int from ${sql.table(INDEX_WRITTEN)}) as index_rows_written`
   const { rows } = await sql<Answer & { index_rows_written: number }>`
     with ${sql.table(INSERTED_ROW)} as (${insert}),
       ${indexInserted(kind.index, ws, INSERTED_ROW)},
