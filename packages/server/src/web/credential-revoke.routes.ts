@@ -9,6 +9,7 @@ import { confirmPage } from './credential-pages.view.ts'
 import { forbiddenFormPage, notFoundPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
 import { sendProblemPage } from './problem-page.ts'
+import { seeOther } from './see-other.ts'
 import { requireSignIn, type WebContext } from './web-context.ts'
 import { isOwnForm, webWrite } from './web-write.ts'
 
@@ -93,7 +94,7 @@ export function revokeRoutes(deps: AppDeps, options: RevokeOptions) {
       } catch (error) {
         return sendProblemPage(reply, web, error)
       }
-      return reply.header('cache-control', 'no-store').redirect(options.list, 303)
+      return seeOther(reply, options.list)
     })
   }
 }

@@ -12,6 +12,7 @@ import { neighbourNames, pagePath } from './neighbour-names.ts'
 import { sendPage } from './page-headers.ts'
 import { LIST_LIMIT } from './page-view.ts'
 import { type PageParts, resourcePage } from './resource.view.ts'
+import { seeOther } from './see-other.ts'
 import { requireSignIn, type WebContext } from './web-context.ts'
 
 const PAGE = {
@@ -48,7 +49,7 @@ export function resourcePageRoutes(deps: AppDeps) {
       const web = request.web as WebContext
       const { workspaceId } = request.params as { workspaceId: string }
       if (workspaceId !== web.session.workspaceId) return notFound(reply, web)
-      return reply.header('cache-control', 'no-store').redirect('/', 303)
+      return seeOther(reply, '/')
     })
 
     app.get(`/${WORKSPACE}/:type/:id`, PAGE, async (request, reply) => {
@@ -64,10 +65,7 @@ export function resourcePageRoutes(deps: AppDeps) {
         return notFound(reply, web)
       const record = await loadRecord(deps, web.caller, id)
       if (!record) return notFound(reply, web)
-      if ('anchor' in page)
-        return reply
-          .header('cache-control', 'no-store')
-          .redirect(page.anchor(record, workspaceId), 303)
+      if ('anchor' in page) return seeOther(reply, page.anchor(record, workspaceId))
       const parts = (await page.parts?.({ deps, caller: web.caller }, record)) ?? {}
       // The same reasons as GET /v1/resources/:id/access; the projects and teams they come
       // through are named (and linked) only when the viewer may open them.

@@ -5,6 +5,7 @@ import { fromOwnPages, sameToken, signInCsrfToken } from './csrf.ts'
 import { forbiddenFormPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
 import { safeReturnTo } from './return-to.ts'
+import { seeOther } from './see-other.ts'
 import { allowSignInAttempt, matchSignIn } from './sign-in.ts'
 import { signInPage, workspaceChoicePage } from './sign-in.view.ts'
 import type { WebCookies } from './web-cookies.ts'
@@ -28,7 +29,7 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
   return async (app: FastifyInstance) => {
     app.get('/sign-in', PAGE, async (request, reply) => {
       const returnTo = safeReturnTo((request.query as Form).return_to)
-      if (request.web) return reply.header('cache-control', 'no-store').redirect(returnTo, 303)
+      if (request.web) return seeOther(reply, returnTo)
       return showForm(request, reply, 200, { returnTo })
     })
 
@@ -85,11 +86,11 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
 
     app.post('/sign-out', PAGE, async (request, reply) => {
       const web = request.web
-      if (!web) return reply.header('cache-control', 'no-store').redirect('/sign-in', 303)
+      if (!web) return seeOther(reply, '/sign-in')
       if (!formIsOurs(request, web.csrf)) return sendPage(reply, 403, forbiddenFormPage(web))
       await endSession(deps.db, request.cookies[cookies.session] ?? '', deps.clock.now())
       reply.clearCookie(cookies.session, cookies.options)
-      return reply.header('cache-control', 'no-store').redirect('/sign-in', 303)
+      return seeOther(reply, '/sign-in')
     })
 
     // A new session value at every sign-in, and the one the browser had (if any) is ended, so
@@ -106,7 +107,7 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
       const value = await startSession(deps.db, { ...person, now })
       reply.setCookie(cookies.session, value, cookies.options)
       reply.clearCookie(cookies.signIn, cookies.options)
-      return reply.header('cache-control', 'no-store').redirect(returnTo, 303)
+      return seeOther(reply, returnTo)
     }
 
     function showForm(

@@ -4,6 +4,7 @@ import { readScopes } from '../access/scopes.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { sessionCsrfToken } from './csrf.ts'
 import { signInPath } from './return-to.ts'
+import { seeOther } from './see-other.ts'
 import type { WebCookies } from './web-cookies.ts'
 import { findSession, type WebSession } from './web-session.ts'
 
@@ -67,5 +68,5 @@ export async function loadWebContext(
  */
 export async function requireSignIn(request: FastifyRequest, reply: FastifyReply) {
   if (request.web) return
-  return reply.header('cache-control', 'no-store').redirect(signInPath(request.url), 303)
+  return seeOther(reply, signInPath(request.url))
 }

@@ -33,6 +33,7 @@ import { fromOwnPages, sameToken } from './csrf.ts'
 import { checkedInput, type FormProblem, formProblem, utcInstant } from './form-problems.ts'
 import { forbiddenFormPage, notFoundPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
+import { seeOther } from './see-other.ts'
 import { requireSignIn, type WebContext } from './web-context.ts'
 import { webCommand } from './web-write.ts'
 import { deliveryPage } from './webhook-delivery.view.ts'
@@ -136,7 +137,7 @@ export function webhookPageRoutes(deps: AppDeps) {
   }
 
   const back = (reply: FastifyReply, path: string, done: string) =>
-    reply.header('cache-control', 'no-store').redirect(`${path}?done=${done}`, 303)
+    seeOther(reply, `${path}?done=${done}`)
 
   return async (app: FastifyInstance) => {
     app.get('/webhooks', PAGE, async (request, reply) => {

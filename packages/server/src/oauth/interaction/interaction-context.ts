@@ -6,6 +6,7 @@ import type { AppDeps } from '../../app-deps.ts'
 import { fromOwnPages, interactionCsrfToken, sameToken } from '../../web/csrf.ts'
 import { forbiddenFormPage } from '../../web/message.view.ts'
 import { sendPage } from '../../web/page-headers.ts'
+import { seeOther } from '../../web/see-other.ts'
 import { formOf } from '../../web/web-write.ts'
 import { interactionErrorPage } from './interaction-error.view.ts'
 
@@ -148,7 +149,8 @@ export function interactionContext(input: InteractionDeps): InteractionContext {
       const to = await provider.interactionResult(request.raw, reply.raw, result, {
         mergeWithLastSubmission: merge,
       })
-      return reply.header('cache-control', 'no-store').redirect(to, 303)
+      // The authorization server's own address (its resume endpoint), sent as a path of the site.
+      return seeOther(reply, to, deps.config.publicUrl)
     },
   }
 }
