@@ -57,7 +57,10 @@ export async function createTask(
       .where('workspace_id', '=', ws)
       .where('id', '=', input.canvas_id)
       .executeTakeFirstOrThrow()
-    if (canvas.project_id !== null && canvas.project_id !== projectId)
+    // A private canvas shared with the caller may sit in a project they cannot open: as on the
+    // canvas they see, it then has none.
+    const canvasProject = await projectSeenBy(w, canvas.project_id)
+    if (canvasProject !== null && canvasProject !== projectId)
       throw ruleBroken('/canvas_id', "must be a canvas of the task's project")
   }
   if (
@@ -118,7 +121,8 @@ export function completeTask(w: WriteContext, taskId: string): Promise<Task> {
  * completes the task, with the `task.completed` entry and event that completing gives; any other
  * change is `task.updated`, and a status other than `done` reopens a done task. A new assignee
  * must be a person the caller can see who can open the task's project; a task without a project
- * is reassigned only by its creator, since the assignee is who else may open it.
+ * is reassigned only by its creator, since the assignee is who else may open it. A project the
+ * caller cannot open counts as none (docs/permissions.md, "Inferring what one cannot see").
  */
 export async function updateTask(
   w: WriteContext,
@@ -131,13 +135,16 @@ export async function updateTask(
   await requireVisible(w.trx, w.visibility, [['/assignee_id', 'person', input.assignee_id]])
   const before = await taskRow(w, taskId)
   const reassigned = input.assignee_id !== undefined && input.assignee_id !== before.assignee_id
-  if (reassigned && before.project_id === null && before.creator_id !== w.principal.actorId)
+  // The rules read the task's project as the caller sees it: one the caller cannot open is as
+  // absent as it is on the record they see, so no answer depends on who can open it.
+  const projectId = reassigned ? await projectSeenBy(w, before.project_id) : null
+  if (reassigned && projectId === null && before.creator_id !== w.principal.actorId)
     throw ruleBroken('/assignee_id', 'of a task without a project is changed only by its creator')
   if (
     reassigned &&
     input.assignee_id &&
-    before.project_id &&
-    !(await personCanOpen(w.trx, ws, input.assignee_id, before.project_id))
+    projectId &&
+    !(await personCanOpen(w.trx, ws, input.assignee_id, projectId))
   )
     throw ruleBroken('/assignee_id', "must be a person who can open the task's project")
 
@@ -192,6 +199,11 @@ export async function updateTask(
     eventObject: unfilteredTask(w, after),
   })
   return taskFor(w, taskId)
+}
+
+// The project as the caller sees it: the id when they may open it, else null.
+async function projectSeenBy(w: WriteContext, projectId: string | null): Promise<string | null> {
+  return projectId && (await canOpen(w.trx, w.visibility, projectId)) ? projectId : null
 }
 
 // The fields a task's update may change, in the order its activity lists them.
