@@ -1,23 +1,27 @@
-import type {
-  KyselyPlugin,
-  PluginTransformQueryArgs,
-  PluginTransformResultArgs,
-  QueryResult,
-  RootOperationNode,
-  UnknownRow,
+import {
+  AliasNode,
+  type KyselyPlugin,
+  type OperationNode,
+  type PluginTransformQueryArgs,
+  type PluginTransformResultArgs,
+  type QueryResult,
+  type RootOperationNode,
+  TableNode,
+  type UnknownRow,
 } from 'kysely'
 
 /**
  * Watches the statements an app sends through Kysely, without changing them: how many, and the
  * text of raw ones (`sql\`…\``), so a test can count the statements of one kind that a moment
- * costs. Built queries are counted with their kind only.
+ * costs. Built queries are recorded as their kind and the table they read or write first
+ * (`SelectQueryNode tasks`).
  */
 export class StatementLog implements KyselyPlugin {
   readonly #seen: string[] = []
 
   transformQuery(args: PluginTransformQueryArgs): RootOperationNode {
     const node = args.node
-    this.#seen.push(node.kind === 'RawNode' ? node.sqlFragments.join('?') : node.kind)
+    this.#seen.push(node.kind === 'RawNode' ? node.sqlFragments.join('?') : describe(node))
     return node
   }
 
@@ -39,4 +43,26 @@ export class StatementLog implements KyselyPlugin {
   clear(): void {
     this.#seen.length = 0
   }
+}
+
+// A built query's kind and its first table, when it names one.
+function describe(node: RootOperationNode): string {
+  const table =
+    node.kind === 'SelectQueryNode'
+      ? node.from?.froms[0]
+      : node.kind === 'InsertQueryNode'
+        ? node.into
+        : node.kind === 'UpdateQueryNode' || node.kind === 'DeleteQueryNode'
+          ? node.kind === 'UpdateQueryNode'
+            ? node.table
+            : node.from.froms[0]
+          : undefined
+  const name = table ? tableName(table) : undefined
+  return name ? `${node.kind} ${name}` : node.kind
+}
+
+function tableName(node: OperationNode): string | undefined {
+  if (TableNode.is(node)) return node.table.identifier.name
+  if (AliasNode.is(node)) return tableName(node.node)
+  return undefined
 }
