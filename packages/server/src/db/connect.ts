@@ -8,6 +8,7 @@ import type { Database } from './database.ts'
 import { initEmbeddedDataDir } from './embedded-initdb.ts'
 import { type DataDirLock, lockDataDir } from './embedded-lock.ts'
 import { EMBEDDED_START_PARAMS } from './embedded-settings.ts'
+import { EmptyListsPlugin } from './empty-lists.ts'
 import { PreparingClient } from './prepared-statements.ts'
 
 /** Where the data lives. */
@@ -44,6 +45,9 @@ const types = {
   },
 } as pg.CustomTypesConfig
 
+// Every statement of either engine goes through these (db/empty-lists.ts).
+const PLUGINS = [new EmptyListsPlugin()]
+
 /** Contrib extensions the migrations create: PGlite must load their code before it can run them. */
 export const extensions = { pg_trgm }
 
@@ -70,7 +74,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const reportError = (error: Error) => target.onConnectionError?.(error)
     pool.on('error', reportError)
     pool.on('connect', (client) => client.on('error', reportError))
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: PLUGINS })
     return { db, engine: 'postgres', pglite: undefined, close: () => db.destroy() }
   }
   let lock: DataDirLock | undefined
@@ -102,7 +106,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     throw error
   }
   const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types, Client: PreparingClient })
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) })
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: PLUGINS })
   return {
     db,
     engine: 'pglite',
