@@ -1,5 +1,6 @@
 import { Ajv, type Options } from 'ajv'
 import addFormats from 'ajv-formats'
+import { isStorableDay, isStorableTime } from '../lib/storable-dates.ts'
 
 const COMMON: Options = {
   allErrors: true,
@@ -8,10 +9,16 @@ const COMMON: Options = {
   strict: false,
 }
 
-/** An Ajv with the API's settings: every error, defaults applied, formats checked. */
+/**
+ * An Ajv with the API's settings: every error, defaults applied, formats checked. `date` and
+ * `date-time` are the days and times the service can store (lib/storable-dates.ts), not every
+ * string of their shape: a year 0 passes RFC 3339 and fails in the database.
+ */
 export function makeAjv(options: Options): Ajv {
   const ajv = new Ajv({ ...COMMON, ...options })
-  addFormats.default(ajv, ['date', 'date-time', 'email', 'uri'])
+  addFormats.default(ajv, ['email', 'uri'])
+  ajv.addFormat('date', { type: 'string', validate: isStorableDay })
+  ajv.addFormat('date-time', { type: 'string', validate: isStorableTime })
   return ajv
 }
 

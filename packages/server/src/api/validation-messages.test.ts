@@ -50,7 +50,7 @@ test('every keyword says what to change, naming the field', () => {
       '/kind': ['kind must be one of: a, b.'],
       '/fixed': ['fixed must be true.'],
       '/slug': ['slug must match the pattern ^[a-z]+$.'],
-      '/day': ['day must be a date (YYYY-MM-DD).'],
+      '/day': ['day must be a date (YYYY-MM-DD) from 0001-01-01 to 9999-12-31.'],
       '/tags': ['tags must have at most 2 items.', 'tags must not list the same item twice.'],
       '/due': ['due must be a string or null.'],
       '/links/0/url': ['links[0].url must be a string.'],

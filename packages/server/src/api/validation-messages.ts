@@ -17,8 +17,8 @@ export interface LocatedSentence {
 }
 
 const FORMATS: Record<string, string> = {
-  date: 'a date (YYYY-MM-DD)',
-  'date-time': 'an RFC 3339 timestamp such as 2026-11-20T10:00:00Z',
+  date: 'a date (YYYY-MM-DD) from 0001-01-01 to 9999-12-31',
+  'date-time': 'an RFC 3339 timestamp such as 2026-11-20T10:00:00Z, from year 0001 to 9999',
   email: 'an email address',
   uri: 'an absolute URI',
   uuid: 'a UUID',

@@ -1,6 +1,7 @@
 import type { TSchema } from 'typebox'
 import { Settings } from 'typebox/system'
 import { Value } from 'typebox/value'
+import '../lib/typebox-formats.ts'
 
 /** One thing wrong with an input, located by JSON Pointer. */
 export interface Problem {
@@ -9,8 +10,8 @@ export interface Problem {
 }
 
 const FORMAT_MESSAGES: Record<string, string> = {
-  date: 'must be a date (YYYY-MM-DD)',
-  'date-time': 'must be an RFC 3339 timestamp such as 2026-11-20T10:00:00Z',
+  date: 'must be a date (YYYY-MM-DD) from 0001-01-01 to 9999-12-31',
+  'date-time': 'must be an RFC 3339 timestamp such as 2026-11-20T10:00:00Z, from year 0001 to 9999',
   email: 'must be an email address',
 }
 

@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs'
 import { parseArgs } from 'node:util'
 import { demoBundle } from '../bundle/demo/demo-bundle.ts'
 import { scaledBundle } from '../bundle/demo/scaled-bundle.ts'
+import { isStorableDay } from '../lib/storable-dates.ts'
 import { type CliIO, CommandFailure, UsageError } from './cli-io.ts'
 
 /** `workgraph demo [--out FILE] [--scale N] [--seed S] [--today YYYY-MM-DD]`: writes a bundle. */
@@ -17,8 +18,8 @@ export async function demoCommand(args: string[], io: CliIO): Promise<number> {
     strict: true,
   })
   const today = values.today ?? new Date().toISOString().slice(0, 10)
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(today) || Number.isNaN(Date.parse(today)))
-    throw new UsageError('--today must be a date (YYYY-MM-DD).')
+  if (!isStorableDay(today))
+    throw new UsageError('--today must be a date (YYYY-MM-DD) from 0001-01-01 to 9999-12-31.')
   let bundle: object
   if (values.scale !== undefined) {
     const scale = Number(values.scale)

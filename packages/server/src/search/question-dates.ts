@@ -1,3 +1,4 @@
+import { isStorableDay } from '../lib/storable-dates.ts'
 import { OPEN_STATUSES, WEEKDAYS } from './question-vocabulary.ts'
 import type { SearchFilterValues } from './search-filter-values.ts'
 
@@ -14,11 +15,9 @@ export function shiftDay(day: string, days: number): string {
   return isoDay(new Date(new Date(`${day}T00:00:00.000Z`).getTime() + days * DAY))
 }
 
-/** A real calendar day written `YYYY-MM-DD`. */
+/** A real calendar day written `YYYY-MM-DD`, one the service stores (lib/storable-dates.ts). */
 export function isValidDay(value: string): boolean {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(value)) return false
-  const parsed = new Date(`${value}T00:00:00.000Z`)
-  return !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === value
+  return isStorableDay(value)
 }
 
 /** The UTC day of a time, written `YYYY-MM-DD`. */

@@ -260,6 +260,8 @@ function applyExplicit(
   const strict = op.length === 1
   const before = op.startsWith('<')
   const day = strict ? shiftDay(date, before ? -1 : 1) : date
+  // Before the first day or after the last: no day the service stores is meant.
+  if (!isValidDay(day)) return null
   if (key === 'due') {
     filters[before ? 'due_before' : 'due_after'] = day
     return 'filter'
@@ -267,6 +269,7 @@ function applyExplicit(
   if (key === 'updated') {
     // A time range: updated before a day means before it begins, so the inclusive day ends.
     const edge = before ? shiftDay(day, 1) : day
+    if (!isValidDay(edge)) return null
     filters[before ? 'updated_before' : 'updated_after'] = `${edge}T00:00:00.000Z`
     return 'filter'
   }

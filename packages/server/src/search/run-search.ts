@@ -5,8 +5,8 @@ import { bindingOf, readCursor } from '../api/paging.ts'
 import { ProblemError } from '../api/problem-catalogue.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { safeLine } from '../lib/safe-text.ts'
+import { FIRST_DAY, isStorableDay, isStorableTime, LAST_DAY } from '../lib/storable-dates.ts'
 import { packSearch } from './pack-search.ts'
-import { isValidDay } from './question-dates.ts'
 import { parseQuestion } from './question-parser.ts'
 import { isKindWord, isTaskNoun } from './question-vocabulary.ts'
 import { presentHit } from './search.present.ts'
@@ -208,9 +208,12 @@ function checkedFilters(filters: SearchRequest['filters']): SearchFilterValues {
   for (const key of days) {
     const value = filters[key]
     if (value === undefined) continue
-    // Postgres refuses what JavaScript rolls over ("2026-02-30"): check the day itself too.
-    const ok = isValidDay(value.slice(0, 10)) && !Number.isNaN(Date.parse(value))
-    if (!ok) errors.push({ path: `/filters/${key}`, message: 'is not a real date' })
+    // Postgres refuses what JavaScript rolls over ("2026-02-30") and years it has no room for.
+    if (!isStorableDay(value) && !isStorableTime(value))
+      errors.push({
+        path: `/filters/${key}`,
+        message: `is not a date from ${FIRST_DAY} to ${LAST_DAY}`,
+      })
   }
   if (errors.length > 0) {
     throw new ProblemError('validation_failed', 'A filter holds an impossible date.', { errors })

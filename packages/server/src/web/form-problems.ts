@@ -1,6 +1,7 @@
 import { html } from 'ghtml'
 import type { TSchema } from 'typebox'
 import { Value } from 'typebox/value'
+import '../lib/typebox-formats.ts'
 import { ProblemError } from '../api/problem-catalogue.ts'
 import { sentencesOf } from '../api/validation-messages.ts'
 
