@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
+import fc from 'fast-check'
 import type { Bundle } from '../../src/bundle/bundle.schema.ts'
 import type { ImportResult } from '../../src/bundle/import-bundle.ts'
 import { ALL_READ_SCOPES, ALL_WRITE_SCOPES, importOk, smallBundle } from '../harness/bundles.ts'
+import { fuzzRuns } from '../harness/property-settings.ts'
 import { routeList } from '../harness/route-list.ts'
 import { client, startTestApp, type TestApp } from '../harness/test-app.ts'
 
@@ -150,4 +152,40 @@ test('every MCP tool, prompt and resource answers a caller who belongs to nothin
       assert.doesNotMatch(answer.text, /"code":-32603/, `${key} ${method}`)
     }
   }
+})
+
+// Ids of every kind the workspace holds (all hidden from the loners but themselves), ids that
+// name nothing, and strings that are not ids at all.
+const NOT_IDS = [
+  'tsk_x',
+  `prj_${'0'.repeat(26)}`,
+  `usr_${'z'.repeat(26)}`,
+  'me',
+  '%20',
+  'x'.repeat(300),
+]
+
+test('every /v1 route with an id in its path, as a caller who belongs to nothing: never a 5xx', async () => {
+  const routes = routeList(t.app).filter(
+    (route) => route.url.startsWith('/v1/') && route.url.includes(':') && route.method !== 'HEAD',
+  )
+  const ids = [...new Set(Object.values(ws.ids)), ...NOT_IDS]
+  await fc.assert(
+    fc.asyncProperty(
+      fc.constantFrom(...routes),
+      fc.constantFrom(...ids),
+      fc.constantFrom(...TOKENS),
+      async (route, id, key) => {
+        const url = route.url.replace(/:[a-z_]+/g, encodeURIComponent(id))
+        const write = route.method !== 'GET' && route.method !== 'DELETE'
+        const reply = await client(t.app, tokenOf(key)).send({
+          method: route.method as 'GET',
+          url: write ? `${url}?dry_run=true` : url,
+          ...(write ? { payload: {} } : {}),
+        })
+        assert.ok(reply.status < 500, `${key} ${route.method} ${url}: ${reply.body.slice(0, 300)}`)
+      },
+    ),
+    { numRuns: fuzzRuns(600), seed: 20261129 },
+  )
 })
