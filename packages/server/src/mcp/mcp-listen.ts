@@ -1,4 +1,6 @@
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server'
+import type { Caller } from '../access/caller.ts'
+import { openableIds } from '../access/visibility.ts'
 import { projectUri } from './mcp-resources.ts'
 import type { McpSession } from './mcp-session.ts'
 import { describeChanges } from './tools/changes.tool.ts'
@@ -87,12 +89,22 @@ export class CallerChangeBus implements ServerEventBus {
         )
         cursor = page.next_cursor
         if (page.rows.length === 0 || signal.aborted) continue
-        const changes = await describeChanges({ ...this.#session, caller }, page.rows)
+        const reader = page.reader
+        const changes = await describeChanges({ ...this.#session, caller: reader }, page.rows)
+        const projectOf = (row: (typeof changes)[number]['row']) =>
+          row.subject_type === 'project' ? row.subject_id : row.project_id
+        const open = await projectsOpenTo(
+          this.#session,
+          reader,
+          changes.map((c) => projectOf(c.row)),
+        )
         const byUri = new Map<string, Line[]>([[CHANGES_URI, []]])
         for (const { row, ...line } of changes) {
           byUri.get(CHANGES_URI)?.push(line)
-          const project = row.subject_type === 'project' ? row.subject_id : row.project_id
-          if (project)
+          // A change the caller may see can be in a project they may not open (a task they
+          // created there): that project's URI hears nothing of it, as one that does not exist.
+          const project = projectOf(row)
+          if (project && open.has(project))
             byUri.set(projectUri(project), [...(byUri.get(projectUri(project)) ?? []), line])
         }
         for (const [uri, lines] of byUri) {
@@ -107,4 +119,15 @@ export class CallerChangeBus implements ServerEventBus {
       if (!this.#stopped.signal.aborted) this.#onEnd()
     }
   }
+}
+
+// The projects among `ids` that the caller may open now, as a read of them would decide.
+async function projectsOpenTo(
+  session: McpSession,
+  caller: Caller,
+  ids: readonly (string | null)[],
+): Promise<Set<string>> {
+  if (!caller.credential.scopes.has('project:read')) return new Set()
+  const projects = [...new Set(ids.filter((id): id is string => id !== null))]
+  return openableIds(session.deps.db, caller.visibility, projects)
 }

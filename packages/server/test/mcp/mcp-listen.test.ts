@@ -2,6 +2,7 @@ import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
 import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
 import type { ImportResult } from '../../src/bundle/import-bundle.ts'
+import { removeProjectMember } from '../harness/access-changes/project-access.commands.ts'
 import { ALL_READ_SCOPES, importOk, tokenOf, writableBundle } from '../harness/bundles.ts'
 import { connectMcp } from '../harness/mcp-clients.ts'
 import { type ListeningTestApp, startListeningTestApp } from '../harness/oauth-flow.ts'
@@ -15,7 +16,34 @@ let t: ListeningTestApp
 let ws: ImportResult
 before(async () => {
   t = await startListeningTestApp()
-  ws = await importOk(t.db.db, writableBundle())
+  const bundle = writableBundle()
+  // Bob created a task in the secret project, which he cannot open: he opens the task alone.
+  // And he belongs to a private project of his own, until a test takes him out of it.
+  bundle.projects?.push({
+    key: 'bobs',
+    name: "Bob's corner",
+    status: 'active',
+    visibility: 'private',
+    owner: 'bob',
+    members: [{ person: 'bob' }, { person: 'alice' }],
+  })
+  bundle.tasks?.push(
+    {
+      key: 't-bob-secret',
+      title: 'Bob in secret',
+      status: 'todo',
+      project: 'secret',
+      creator: 'bob',
+    },
+    {
+      key: 't-bob-corner',
+      title: 'Bob in his corner',
+      status: 'todo',
+      project: 'bobs',
+      creator: 'bob',
+    },
+  )
+  ws = await importOk(t.db.db, bundle)
 })
 after(() => t.close())
 
@@ -178,5 +206,69 @@ test('a token holds at most five open streams; the sixth is refused before it is
     for (const sub of subs.slice(1)) await sub.close()
   } finally {
     for (const { mcp } of clients) await mcp.close()
+  }
+})
+
+test('a project the caller cannot open is silent, like one that does not exist, though they see a change in it', async () => {
+  const { mcp, heard, until } = await listener(tokenOf(ws, 'bob-key'))
+  try {
+    const secret = `workgraph://projects/${id('secret')}`
+    const madeUp = `workgraph://projects/prj_${'0'.repeat(26)}`
+    const sub = await mcp.listen({ resourceSubscriptions: ['workgraph://changes', secret, madeUp] })
+    assert.deepEqual(sub.honoredFilter.resourceSubscriptions, [
+      'workgraph://changes',
+      secret,
+      madeUp,
+    ])
+    const comment = await as('alice-key').post('/v1/comments', {
+      resource_id: id('t-bob-secret'),
+      body: 'Said in the secret project',
+    })
+    assert.equal(comment.status, 201, comment.body)
+    // Bob may open the task, so the feed brings him the comment: the one update he hears.
+    await until(1)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    assert.deepEqual(
+      heard.map((update) => update.uri),
+      ['workgraph://changes'],
+    )
+    assert.equal(heard[0]?._meta?.['workgraph/changes']?.[0]?.resource_id, comment.json.id)
+    await sub.close()
+  } finally {
+    await mcp.close()
+  }
+})
+
+test('a project the caller stops being able to open stops being heard at once', async () => {
+  const { mcp, heard, until } = await listener(tokenOf(ws, 'bob-key'))
+  try {
+    const corner = `workgraph://projects/${id('bobs')}`
+    const sub = await mcp.listen({ resourceSubscriptions: ['workgraph://changes', corner] })
+    const before = await as('alice-key').post('/v1/comments', {
+      resource_id: id('t-bob-corner'),
+      body: 'Before Bob left',
+    })
+    assert.equal(before.status, 201, before.body)
+    await until(2)
+    assert.deepEqual(
+      heard.map((update) => update.uri).sort(),
+      [corner, 'workgraph://changes'].sort(),
+    )
+    await removeProjectMember(t.db.db, ws.workspace_id, id('bobs'), id('bob'))
+    const after = await as('alice-key').post('/v1/comments', {
+      resource_id: id('t-bob-corner'),
+      body: 'After Bob left',
+    })
+    assert.equal(after.status, 201, after.body)
+    // He still opens the task he created, so the feed brings the comment; its project is silent.
+    await until(3)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    assert.deepEqual(
+      heard.slice(2).map((update) => update.uri),
+      ['workgraph://changes'],
+    )
+    await sub.close()
+  } finally {
+    await mcp.close()
   }
 })

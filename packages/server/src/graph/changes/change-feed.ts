@@ -36,6 +36,11 @@ export interface FeedPage {
   next_cursor: string
   /** The cursor right after one of the rows: where a reader shown only part of them resumes. */
   cursorAfter(row: ChangeRow): string
+  /**
+   * The caller the rows were read as: after a wait, as a request made then would be. Whatever
+   * describes the rows (names, projects) reads as this caller, not as the one before the wait.
+   */
+  reader: Caller
 }
 
 /** How a read learns that its asker went away, and re-reads its credential after a wait. */
@@ -89,7 +94,7 @@ export class ChangeFeed {
       // Positions first: the head counts every committed change.
       await numberCommittedChanges(deps.db, ws)
       const head = cursorAt(await headPosition(deps.db, ws))
-      return { rows: [], next_cursor: head, cursorAfter: () => head }
+      return { rows: [], next_cursor: head, cursorAfter: () => head, reader: caller }
     }
     let from: number | 'start' = 'start'
     if (query.cursor !== undefined) from = decodeChangeCursor(deps.cursors, scope, query.cursor)
@@ -102,6 +107,7 @@ export class ChangeFeed {
         project_id: query.project_id,
       },
     })
+    let reader = caller
     const read = await readChanges(deps, this.#watch, readerOf(caller), from, {
       limit: query.limit,
       retainedSince: retentionCutoff(deps.clock.now()),
@@ -109,12 +115,16 @@ export class ChangeFeed {
       signal: AbortSignal.any([asker.signal, this.#closing.signal]),
       // A poll that waited reads as a request made now would: its credential may have ended
       // (a 401, and nothing made after) or its access changed while it waited.
-      awake: async () => readerOf(await asker.reauthenticate()),
+      awake: async () => {
+        reader = await asker.reauthenticate()
+        return readerOf(reader)
+      },
     })
     return {
       rows: read.rows,
       next_cursor: cursorAt(read.position),
       cursorAfter: (row) => cursorAt(row.position),
+      reader,
     }
   }
 

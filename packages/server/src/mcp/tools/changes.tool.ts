@@ -70,7 +70,7 @@ export const changesTool: ToolDefinition<ChangesArgs> = {
         },
         session.asker,
       )
-      const changes = await describeChanges(session, page.rows)
+      const changes = await describeChanges({ ...session, caller: page.reader }, page.rows)
       return toolResult(
         packItems(changes, args.max_tokens ?? TOOL_BUDGET.default, (shown, cut) => {
           const last = shown.at(-1)
