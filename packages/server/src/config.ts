@@ -27,6 +27,10 @@ export interface Config {
   readonly oauthRegistrationToken: string | undefined
   /** Sign-in attempts allowed per email address and per IP address each minute. */
   readonly oauthSignInsPerMinute: number
+  /** Open MCP change streams allowed per person (or integration), per workspace, per process. */
+  readonly mcpStreamsPerPerson: number
+  readonly mcpStreamsPerWorkspace: number
+  readonly mcpStreamsPerProcess: number
 }
 
 /** One documented setting: its environment variable, CLI flag and default. */
@@ -138,6 +142,22 @@ export const SETTINGS: readonly SettingSpec[] = [
     description:
       'Sign-in attempts on the OAuth login page allowed per email address, and per IP address, each minute.',
   },
+  {
+    env: 'MCP_STREAMS_PER_PERSON',
+    default: '10',
+    description:
+      'Open MCP change streams (`subscriptions/listen`) one person or integration may hold, whatever its keys (each key holds at most 5).',
+  },
+  {
+    env: 'MCP_STREAMS_PER_WORKSPACE',
+    default: '100',
+    description: 'Open MCP change streams the people of one workspace may hold together.',
+  },
+  {
+    env: 'MCP_STREAMS_PER_PROCESS',
+    default: '500',
+    description: 'Open MCP change streams one server process holds in all.',
+  },
 ]
 
 /** Values given on the command line; they win over the environment. */
@@ -204,6 +224,24 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       env.OAUTH_SIGN_INS_PER_MINUTE ?? '10',
       1,
       1e6,
+    ),
+    mcpStreamsPerPerson: integer(
+      'MCP_STREAMS_PER_PERSON',
+      env.MCP_STREAMS_PER_PERSON ?? '10',
+      1,
+      1e5,
+    ),
+    mcpStreamsPerWorkspace: integer(
+      'MCP_STREAMS_PER_WORKSPACE',
+      env.MCP_STREAMS_PER_WORKSPACE ?? '100',
+      1,
+      1e5,
+    ),
+    mcpStreamsPerProcess: integer(
+      'MCP_STREAMS_PER_PROCESS',
+      env.MCP_STREAMS_PER_PROCESS ?? '500',
+      1,
+      1e5,
     ),
   })
 }

@@ -8,6 +8,7 @@ import type { AppDeps } from '../app-deps.ts'
 import { SCOPES, type Scope } from '../catalogue/scopes.ts'
 import type { ChangeFeed } from '../graph/changes/change-feed.ts'
 import { CallBudget } from './call-budget.ts'
+import { ListenSlots } from './listen-slots.ts'
 import { batchRefusal } from './mcp-batch.ts'
 import { CallerChangeBus } from './mcp-listen.ts'
 import {
@@ -32,16 +33,17 @@ const SERVER_VERSION = '1.0.0'
 
 type McpHandler = ReturnType<typeof createMcpHandler>
 
-// Open `subscriptions/listen` streams: each holds a connection and a waiting read of the feed.
-const MAX_LISTENS_PER_TOKEN = 5
-const MAX_LISTENS = 500
+// Open `subscriptions/listen` streams a key may hold: the other limits are settings.
+const LISTENS_PER_KEY = 5
 
 /** What every `/mcp` request of one app shares: the handler, and the open change streams. */
 interface McpEndpoint {
   handler: McpHandler
   maxRequestBodySize: number
-  /** Open change streams, each with its own handler, by the credential that opened it. */
-  listens: Map<McpHandler, string>
+  /** Open change streams, each with its own handler. */
+  listens: Set<McpHandler>
+  /** Who holds them, against the limits. */
+  slots: ListenSlots
 }
 
 /**
@@ -58,11 +60,17 @@ export function mcpRoutes(deps: AppDeps, feed: ChangeFeed): FastifyPluginAsync {
     const endpoint: McpEndpoint = {
       handler: createMcpHandler(serverOf, { maxRequestBodySize: deps.config.bodyLimitBytes }),
       maxRequestBodySize: deps.config.bodyLimitBytes,
-      listens: new Map(),
+      listens: new Set(),
+      slots: new ListenSlots({
+        perCredential: LISTENS_PER_KEY,
+        perActor: deps.config.mcpStreamsPerPerson,
+        perWorkspace: deps.config.mcpStreamsPerWorkspace,
+        perProcess: deps.config.mcpStreamsPerProcess,
+      }),
     }
     // Closing ends every change stream with the protocol's graceful end, then the handler.
     app.addHook('onClose', async () => {
-      await Promise.all([...endpoint.listens.keys()].map((listen) => listen.close()))
+      await Promise.all([...endpoint.listens].map((listen) => listen.close()))
       await endpoint.handler.close()
     })
     const origins = allowedOrigins(deps.config)
@@ -144,13 +152,18 @@ class Exchange {
   /**
    * `subscriptions/listen` (docs/mcp.md, "Following changes"): served by a handler of its own
    * whose bus is this caller's change feed, so the stream hears only what the caller may open.
-   * A token holds at most five such streams, the process 500; past that the SDK's own refusal.
+   * A key, a person, a workspace and the process each hold at most so many such streams
+   * (mcp/listen-slots.ts); past any of them, the SDK's own refusal.
    */
   async #listen(message: Message): Promise<Response> {
-    const { listens, maxRequestBodySize } = this.#endpoint
-    const credential = this.#session.caller.credential.id
-    const held = [...listens.values()].filter((id) => id === credential).length
-    const full = held >= MAX_LISTENS_PER_TOKEN || listens.size >= MAX_LISTENS
+    const { listens, slots, maxRequestBodySize } = this.#endpoint
+    const { credential, principal } = this.#session.caller
+    const release = slots.take({
+      credential: credential.id,
+      actor: principal.actorId,
+      workspace: principal.workspaceId,
+    })
+    const full = release === null
     let listen: McpHandler | null = null
     const bus = new CallerChangeBus(this.#session, () => void listen?.close())
     listen = createMcpHandler(serverOf, {
@@ -159,13 +172,14 @@ class Exchange {
       // Zero open streams allowed is the SDK's "Subscription limit reached", before the ack.
       maxSubscriptions: full ? 0 : 1,
     })
-    if (!full) {
+    if (release) {
       const opened = listen
-      listens.set(opened, credential)
+      listens.add(opened)
       // The response's end, whoever ends it (the client going away, or the stream's close).
       const ended = () => {
         bus.stop()
         listens.delete(opened)
+        release()
         void opened.close()
       }
       if (this.#session.asker.signal.aborted) ended()

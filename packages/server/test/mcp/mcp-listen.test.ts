@@ -1,10 +1,11 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import { Client, StreamableHTTPClientTransport } from '@modelcontextprotocol/client'
+import type { Client } from '@modelcontextprotocol/client'
 import type { ImportResult } from '../../src/bundle/import-bundle.ts'
 import { removeProjectMember } from '../harness/access-changes/project-access.commands.ts'
 import { ALL_READ_SCOPES, importOk, tokenOf, writableBundle } from '../harness/bundles.ts'
 import { connectMcp } from '../harness/mcp-clients.ts'
+import { listenerOn } from '../harness/mcp-listener.ts'
 import { type ListeningTestApp, startListeningTestApp } from '../harness/oauth-flow.ts'
 import { client } from '../harness/test-app.ts'
 
@@ -50,44 +51,8 @@ after(() => t.close())
 const as = (key: string) => client(t.app, tokenOf(ws, key))
 const id = (key: string) => ws.ids[key] as string
 
-interface Update {
-  uri: string
-  _meta?: {
-    'workgraph/changes'?: {
-      event: string
-      title: string
-      actor: string | null
-      resource_id: string
-    }[]
-    'workgraph/next_cursor'?: string
-  }
-}
-
-/** A modern client of `token`, and the resource updates it has heard. */
-async function listener(token: string) {
-  const mcp = new Client(
-    { name: 'listen-test', version: '1.0.0' },
-    {
-      versionNegotiation: { mode: { pin: '2026-07-28' } },
-    },
-  )
-  await mcp.connect(
-    new StreamableHTTPClientTransport(new URL(`${t.origin}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  )
-  const heard: Update[] = []
-  const waiters: (() => void)[] = []
-  mcp.setNotificationHandler('notifications/resources/updated', (note) => {
-    heard.push(note.params as unknown as Update)
-    for (const wake of waiters.splice(0)) wake()
-  })
-  /** Resolves once `count` updates have been heard. */
-  const until = async (count: number) => {
-    while (heard.length < count) await new Promise<void>((wake) => waiters.push(wake))
-  }
-  return { mcp, heard, until }
-}
+/** A modern client of `token` on this app, and the resource updates it has heard. */
+const listener = (token: string) => listenerOn(t.origin, token)
 
 test('a listener hears each change it may see, with its title and actor, on the feed and its project', async () => {
   const { mcp, heard, until } = await listener(tokenOf(ws, 'bob-key'))
