@@ -20,12 +20,21 @@ const WRITE_TOOLS = new Set(
   TOOLS.filter((tool) => tool.annotations.readOnlyHint !== true).map((tool) => tool.name),
 )
 
-// The methods this server answers whose params the SDK checks, by the type that describes them.
+// Every method this server answers, by the protocol type of its request: params that do not fit
+// it are answered here, as JSON-RPC says, rather than by the SDK's internal error.
 const REQUEST_TYPES: Record<string, SpecTypeName> = {
   initialize: 'InitializeRequest',
   ping: 'PingRequest',
   'tools/list': 'ListToolsRequest',
   'tools/call': 'CallToolRequest',
+  'prompts/list': 'ListPromptsRequest',
+  'prompts/get': 'GetPromptRequest',
+  'resources/list': 'ListResourcesRequest',
+  'resources/templates/list': 'ListResourceTemplatesRequest',
+  'resources/read': 'ReadResourceRequest',
+  'subscriptions/listen': 'SubscriptionsListenRequest',
+  'completion/complete': 'CompleteRequest',
+  'logging/setLevel': 'SetLevelRequest',
 }
 
 const fieldsOf = (message: Message): Record<string, unknown> =>

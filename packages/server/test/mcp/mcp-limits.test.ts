@@ -365,3 +365,48 @@ describe('workgraph mcp', () => {
     }
   })
 })
+
+// Params that do not fit each method the server answers, beside ones that do (a control).
+const BAD_PARAMS: Record<string, { bad: unknown[]; good: unknown }> = {
+  ping: { bad: [{ _meta: 5 }], good: {} },
+  'tools/list': { bad: [{ cursor: 5 }], good: {} },
+  'tools/call': {
+    bad: [{ name: 5 }, { name: 'workspace', arguments: 'x' }, {}],
+    good: { name: 'workspace', arguments: {} },
+  },
+  'prompts/list': { bad: [{ cursor: [] }], good: {} },
+  'prompts/get': {
+    bad: [
+      { name: 'catch_me_up', arguments: { since: 5 } },
+      { name: 'catch_me_up', arguments: { since: 'x'.repeat(500) } },
+      { name: 'catch_me_up', arguments: { colour: 'blue' } },
+      { name: 'status_report', arguments: {} },
+      { name: 'no_such_prompt' },
+      { name: 7 },
+      { arguments: {} },
+    ],
+    good: { name: 'catch_me_up', arguments: { since: '2026-11-01' } },
+  },
+  'resources/list': { bad: [{ cursor: {} }], good: {} },
+  'resources/templates/list': { bad: [{ cursor: 1 }], good: {} },
+  'resources/read': { bad: [{}, { uri: 5 }, { uri: 'not a uri at all' }], good: null },
+}
+
+test('params that do not fit a method are -32602 for every method, naming no internals', async () => {
+  for (const [method, { bad, good }] of Object.entries(BAD_PARAMS)) {
+    for (const params of bad) {
+      const reply = await postMcp(t.app, token(), { jsonrpc: '2.0', id: 9, method, params })
+      assert.ok(reply.status < 500, `${method} ${JSON.stringify(params)}: ${reply.body}`)
+      const [answer] = reply.messages
+      assert.equal(
+        answer?.error?.code,
+        -32602,
+        `${method} ${JSON.stringify(params)}: ${reply.body}`,
+      )
+      assert.doesNotMatch(reply.body, /"expected"|"path":\[|ZodError|invalid_type/, reply.body)
+    }
+    if (good === null) continue
+    const reply = await postMcp(t.app, token(), { jsonrpc: '2.0', id: 9, method, params: good })
+    assert.ok(reply.messages[0]?.result, `${method} ${JSON.stringify(good)}: ${reply.body}`)
+  }
+})
