@@ -66,7 +66,7 @@ export const SETTINGS: readonly SettingSpec[] = [
     env: 'WORKGRAPH_DATA',
     flag: '--data',
     default: './.workgraph',
-    description: 'Folder of the embedded database, its lock file and the generated secret.',
+    description: 'Folder of the embedded database, its lock key and the generated secret.',
   },
   {
     env: 'PUBLIC_URL',

@@ -1,11 +1,15 @@
 import assert from 'node:assert/strict'
 import { type ChildProcessByStdio, spawn } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs'
+import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createInterface, type Interface } from 'node:readline'
 import type { Readable, Writable } from 'node:stream'
 import { after, test } from 'node:test'
+import { DataDirLockedError, lockDataDir, lockKey, lockName } from '../../src/db/embedded-lock.ts'
+import { runCaptured } from '../harness/cli.ts'
 import { ENGINE } from '../harness/test-database.ts'
 
 // Processes race for one data folder's lock, again and again, sometimes just after its holder was
@@ -24,8 +28,8 @@ interface Contender {
   next(): Promise<string>
 }
 
-function startContender(): Contender {
-  const child = spawn(process.execPath, [CONTENDER, dir], { stdio: ['pipe', 'pipe', 'inherit'] })
+function startContender(folder = dir): Contender {
+  const child = spawn(process.execPath, [CONTENDER, folder], { stdio: ['pipe', 'pipe', 'inherit'] })
   const lines: Interface = createInterface({ input: child.stdout })
   const iterator = lines[Symbol.asyncIterator]()
   return {
@@ -69,5 +73,75 @@ test(`${CONTENDERS} processes racing for a data folder ${TRIALS} times: exactly 
     }
   } finally {
     for (const contender of contenders) contender.child.kill()
+  }
+})
+
+/** Another program bound to an abstract socket name, answering every connection with `says`. */
+async function squat(name: string, says: string): Promise<Server> {
+  const server = createServer((socket) => {
+    socket.on('error', () => {})
+    socket.end(says)
+  })
+  await new Promise<void>((resolve) => server.listen(name, resolve))
+  return server
+}
+
+// Not awaited: a connection the lock's question left half-closed would hold the callback.
+const close = (server: Server) => void server.close()
+
+test("a program that took the name a folder's path alone would give does not lock it", {
+  skip,
+}, async () => {
+  const folder = join(dir, 'by-path')
+  mkdirSync(folder)
+  const digest = createHash('sha256').update(realpathSync(folder)).digest('hex').slice(0, 40)
+  const squatter = await squat(`\0workgraph-data-${digest}`, '4242')
+  try {
+    const lock = await lockDataDir(folder)
+    await lock.release()
+  } finally {
+    close(squatter)
+  }
+})
+
+test("a program holding the lock without proving the folder's key is reported as not Workgraph", {
+  skip,
+}, async () => {
+  const folder = join(dir, 'squatted')
+  mkdirSync(folder)
+  // It read the key (it runs as the same user) or saw the name while a server held it.
+  const squatter = await squat(lockName(folder, lockKey(folder)), '4242 0123456789abcdef\n')
+  try {
+    await assert.rejects(lockDataDir(folder), (error: Error) => {
+      assert.ok(error instanceof DataDirLockedError)
+      assert.match(error.message, /not Workgraph/)
+      assert.doesNotMatch(error.message, /4242/, 'its own word about itself is not repeated')
+      return true
+    })
+    // `serve` says so and exits, naming no pid.
+    const served = await runCaptured(['serve', '--data', folder, '--port', '0'])
+    assert.equal(served.code, 1, served.stderr)
+    assert.match(served.stderr, /not Workgraph/)
+    assert.doesNotMatch(served.stderr, /4242/)
+  } finally {
+    close(squatter)
+  }
+})
+
+test('a Workgraph process holding the folder proves it, and is named by its pid', {
+  skip,
+}, async () => {
+  const folder = join(dir, 'held')
+  mkdirSync(folder)
+  const held = startContender(folder)
+  try {
+    assert.equal(await held.next(), 'ready')
+    assert.equal(await ask(held, 'take'), 'held')
+    await assert.rejects(
+      lockDataDir(folder),
+      new RegExp(`Workgraph process \\(pid ${held.child.pid}\\)`),
+    )
+  } finally {
+    held.child.kill()
   }
 })
