@@ -205,13 +205,20 @@ test('return_to only ever leads to a path on this origin', async () => {
     '/%5C%5Cevil.example',
     'javascript:alert(1)',
     '/\t/evil.example',
+    // Dot segments that climb to a path starting with `//`, a host to the browser.
+    '/..//evil.example',
+    '/./..//evil.example/x',
+    '/a/../..//evil.example',
+    '/.%2e//evil.example',
   ]) {
     const context = await newContext(browser)
     const page = await context.newPage()
     await page.goto(`${t.origin}/sign-in?return_to=${encodeURIComponent(evil)}`)
     await signIn(page, 'alice@example.test', PASSWORD)
-    const landed = new URL(page.url())
-    assert.equal(landed.origin, t.origin, evil)
+    assert.equal(new URL(page.url()).origin, t.origin, evil)
+    // Signed in already, the sign-in page sends the browser straight on: to this origin too.
+    await page.goto(`${t.origin}/sign-in?return_to=${encodeURIComponent(evil)}`)
+    assert.equal(new URL(page.url()).origin, t.origin, `${evil}, signed in`)
     await context.close()
   }
 })
