@@ -73,7 +73,8 @@ export class CallerChangeBus implements ServerEventBus {
 
   async #follow(): Promise<void> {
     const { feed, asker, log } = this.#session
-    const signal = AbortSignal.any([asker.signal, this.#stopped.signal])
+    // The app's close ends every wait at once: following must stop then, not read again.
+    const signal = AbortSignal.any([asker.signal, this.#stopped.signal, feed.closing])
     const waiter = { signal, reauthenticate: asker.reauthenticate }
     try {
       let cursor = (
