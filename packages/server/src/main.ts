@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { runEmbeddedImportInChild } from './cli/embedded-import-process.ts'
+import { endWithParent, runEmbeddedImportInChild } from './cli/embedded-import-process.ts'
 import { limitHeapGrowth } from './lib/heap-growth.ts'
 import { applyMallocSettings } from './lib/malloc-settings.ts'
 
@@ -7,6 +7,7 @@ import { applyMallocSettings } from './lib/malloc-settings.ts'
 const argv = process.argv.slice(2)
 applyMallocSettings(argv)
 limitHeapGrowth()
+endWithParent(process.env)
 process.exitCode = (await runEmbeddedImportInChild(argv, process.env)) ?? (await runHere(argv))
 
 // The commands are loaded only by the process that runs one: an embedded import's parent waits.

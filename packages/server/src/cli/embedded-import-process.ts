@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process'
 import { once } from 'node:events'
+import { Socket } from 'node:net'
 import { constants } from 'node:os'
 
 /**
@@ -31,7 +32,12 @@ export async function runEmbeddedImportInChild(
   }
   for (const signal of FORWARDED) process.on(signal, forward)
   try {
-    child = spawn(process.execPath, args, { stdio: 'inherit', env })
+    // The child's fd 3 is a pipe this process holds open until it ends, however it ends: the
+    // child stops when it closes (endWithParent), so it never imports alone.
+    child = spawn(process.execPath, args, {
+      stdio: ['inherit', 'inherit', 'inherit', 'pipe'],
+      env: { ...env, [PARENT_PIPE]: String(PIPE_FD) },
+    })
     if (stopped) child.kill(stopped)
     const [code, signal] = (await once(child, 'exit')) as [number | null, NodeJS.Signals | null]
     return code ?? 128 + (signal ? constants.signals[signal] : 0)
@@ -41,6 +47,34 @@ export async function runEmbeddedImportInChild(
 }
 
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
+
+// How the parent tells its child where the pipe to watch is.
+const PARENT_PIPE = 'WORKGRAPH_PARENT_PIPE'
+const PIPE_FD = 3
+
+/**
+ * In an embedded import's child: ends this process the moment the command that started it ends,
+ * even by `kill -9`, when nothing forwards a signal. Its pipe closes then; the import has not
+ * committed (it is one transaction), so it leaves nothing behind, its lock goes with the
+ * process, and no secret is printed to an output nobody reads.
+ */
+export function endWithParent(env: NodeJS.ProcessEnv): void {
+  if (env[PARENT_PIPE] !== String(PIPE_FD)) return
+  // Processes this one starts have no such pipe.
+  delete env[PARENT_PIPE]
+  const pipe = new Socket({ fd: PIPE_FD, readable: true, writable: false })
+  const stop = () => {
+    process.stderr.write(
+      'workgraph import: the command that started this import ended; nothing was imported.\n',
+    )
+    process.exit(1)
+  }
+  pipe.on('end', stop)
+  pipe.on('error', stop)
+  pipe.resume()
+  // The watch must not keep a finished import alive.
+  pipe.unref()
+}
 
 /**
  * The child's Node arguments for a command line, or null for another command, an import into

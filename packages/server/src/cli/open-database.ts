@@ -1,5 +1,7 @@
+import type { Logger } from 'pino'
 import type { Config } from '../config.ts'
 import { type DatabaseHandle, openDatabase } from '../db/connect.ts'
+import { DatabaseClock } from '../db/database-clock.ts'
 import { migrateToLatest } from '../db/migrate.ts'
 
 /** Opens the configured database (PostgreSQL, or the embedded one) and applies migrations. */
@@ -30,4 +32,33 @@ export function describeDatabase(config: Config): string {
   if (!config.databaseUrl) return `embedded database in ${config.dataDir}`
   const url = new URL(config.databaseUrl)
   return `PostgreSQL at ${url.hostname}${url.port ? `:${url.port}` : ''}${url.pathname}`
+}
+
+// A difference worth telling the operator of: NTP keeps machines far closer.
+const NOTED_SKEW_MS = 2_000
+
+/**
+ * The database's clock for a long-running command, measured now and every minute after
+ * (db/database-clock.ts). When this machine's clock is far from the database's the log says so:
+ * Workgraph's own expiries follow the database, but log times and the OAuth server's own checks
+ * of a token's `exp` follow this machine (docs/architecture.md, "Time").
+ */
+export async function databaseClock(
+  handle: DatabaseHandle,
+  logger: Logger,
+): Promise<DatabaseClock> {
+  const clock = await DatabaseClock.measure(DatabaseClock.sourcesOf(handle.db))
+  clock.follow((error) =>
+    logger.warn(
+      { err: error },
+      'could not measure the database clock; the last measurement stands',
+    ),
+  )
+  const skew = clock.skewMs()
+  if (Math.abs(skew) > NOTED_SKEW_MS)
+    logger.warn(
+      { skew_ms: Math.round(skew) },
+      "this machine's clock differs from the database's: expiries, leases and sweeps follow the database; log times and the OAuth server's token checks follow this machine",
+    )
+  return clock
 }

@@ -6,7 +6,7 @@ import { createLogger } from '../lib/logger.ts'
 import { startBackgroundJobs } from './background-jobs.ts'
 import type { CliIO } from './cli-io.ts'
 import { prepareDemo } from './demo-access.ts'
-import { describeDatabase, openMigratedDatabase } from './open-database.ts'
+import { databaseClock, describeDatabase, openMigratedDatabase } from './open-database.ts'
 import { stopSignal } from './stop-signal.ts'
 
 /**
@@ -46,7 +46,8 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
       'a database connection was closed by the server; the pool reconnects on the next query',
     ),
   )
-  const deps = createAppDeps({ db: handle.db, engine: handle.engine, config, secret })
+  const clock = await databaseClock(handle, logger)
+  const deps = createAppDeps({ db: handle.db, engine: handle.engine, config, secret, clock })
   const app = await buildApp(deps, { logger })
   const jobs = startBackgroundJobs(deps, logger, { dispatch: config.webhooksDispatch })
   const stopped = stopSignal()
@@ -93,6 +94,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     stopped.cancel()
     await jobs.stop()
     await app.close()
+    clock.stop()
     await handle.close()
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       io.stderr.write(
@@ -108,6 +110,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   deps.lifecycle.draining = true
   await app.close()
   await jobs.stop()
+  clock.stop()
   await handle.close()
   return 0
 }

@@ -5,7 +5,7 @@ import { createLogger } from '../lib/logger.ts'
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts'
 import { startBackgroundJobs } from './background-jobs.ts'
 import type { CliIO } from './cli-io.ts'
-import { openMigratedDatabase } from './open-database.ts'
+import { databaseClock, openMigratedDatabase } from './open-database.ts'
 import { stopSignal } from './stop-signal.ts'
 
 /**
@@ -29,7 +29,8 @@ export async function workerCommand(args: string[], io: CliIO): Promise<number> 
   const handle = await openMigratedDatabase(config, (error) =>
     logger.warn({ err: error }, 'a database connection was closed; the pool reconnects'),
   )
-  const deps = createAppDeps({ db: handle.db, engine: handle.engine, config, secret })
+  const clock = await databaseClock(handle, logger)
+  const deps = createAppDeps({ db: handle.db, engine: handle.engine, config, secret, clock })
   try {
     if (values.once) {
       const dispatcher = new WebhookDispatcher(deps)
@@ -45,6 +46,7 @@ export async function workerCommand(args: string[], io: CliIO): Promise<number> 
     await jobs.stop()
     return 0
   } finally {
+    clock.stop()
     await handle.close()
   }
 }

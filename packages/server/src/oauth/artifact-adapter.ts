@@ -42,7 +42,8 @@ export class ArtifactAdapter implements Adapter {
       account_id: payload.accountId ?? null,
       client_id: payload.clientId ?? null,
       uid: payload.uid ?? null,
-      expires_at: expiresIn ? new Date(Date.now() + expiresIn * 1000) : null,
+      // The database's time, as every read of the table compares it (`#live`).
+      expires_at: expiresIn ? sql<Date>`now() + ${expiresIn} * interval '1 second'` : null,
     }
     await this.#db
       .insertInto('oauth_artifacts')

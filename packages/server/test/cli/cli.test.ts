@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { openMigratedDatabase } from '../../src/cli/open-database.ts'
@@ -93,6 +93,39 @@ test('a signal that stops an embedded import stops its child too', {
   process.kill(parent, 'SIGTERM')
   assert.notEqual(await imported.exit(), 0)
   assert.ok(await gone(child), 'the child went on importing alone')
+})
+
+test("kill -9 of an embedded import's command ends its child: nothing imported, the folder free", {
+  skip: ENGINE === 'postgres' && "imports into PostgreSQL run in the command's process",
+}, async () => {
+  const file = join(dir, 'killed-bundle.json')
+  assert.equal((await runCaptured(['demo', '--out', file, '--scale', '3000'])).code, 0)
+  const data = join(dir, 'killed-data')
+  const imported = startCli(['import', file, '--data', data], env)
+  const parent = imported.child.pid as number
+  let child: number | undefined
+  for (let i = 0; i < 1200 && child === undefined; i++) {
+    child = childrenOf(parent)[0]
+    if (child === undefined) await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+  assert.ok(child, `no child of ${parent}:\n${imported.output()}`)
+  // Well into the import: the child holds the folder's lock (its key is made then) and writes.
+  for (let i = 0; i < 1200 && !existsSync(join(data, 'lock-key')); i++)
+    await new Promise((resolve) => setTimeout(resolve, 25))
+  await new Promise((resolve) => setTimeout(resolve, 1500))
+  process.kill(parent, 'SIGKILL')
+  await imported.exit()
+  assert.ok(await gone(child), 'the child went on importing alone')
+  // All or nothing, and the lock went with the child: a new import runs, and is the only one.
+  const again = await runCaptured(['import', file, '--data', data, '--json'], env)
+  assert.equal(again.code, 0, again.stderr)
+  const handle = await openMigratedDatabase(loadConfig({}, { data }))
+  try {
+    const workspaces = await handle.db.selectFrom('workspaces').select('id').execute()
+    assert.equal(workspaces.length, 1)
+  } finally {
+    await handle.close()
+  }
 })
 
 test('--data on the command line wins over DATABASE_URL; both flags at once are a usage error', {
