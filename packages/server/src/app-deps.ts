@@ -4,6 +4,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from './api/rate-limit-stor
 import { SharedRateLimitStore } from './api/shared-rate-limit-store.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
+import { DatabaseHealth } from './health/database-health.ts'
 import { ChangeSignal } from './lib/change-signal.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { CursorCodec } from './lib/cursor.ts'
@@ -40,6 +41,8 @@ export interface AppDeps {
   readonly changeSignal: ChangeSignal
   /** Set while the server drains on shutdown, so /readyz turns away new traffic. */
   readonly lifecycle: { draining: boolean }
+  /** What requests have shown of the database's health (a full disk), for /readyz. */
+  readonly health: DatabaseHealth
 }
 
 /** Builds the dependencies of the app from the database, the settings and the service secret. */
@@ -68,5 +71,6 @@ export function createAppDeps(options: {
     writeHooks: {},
     changeSignal: new ChangeSignal(),
     lifecycle: { draining: false },
+    health: new DatabaseHealth(),
   }
 }

@@ -12,6 +12,7 @@ import { resourceRoutes } from './graph/resources/resources.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { installAuthentication } from './http/authentication.ts'
 import { installBodyShapeLimit } from './http/body-shape.hook.ts'
+import { limitConnections } from './http/connection-limits.ts'
 import { installDrainingRefusal } from './http/draining.hook.ts'
 import { installDryRuns } from './http/dry-run.hook.ts'
 import { frameworkErrorHandler, installErrorHandling } from './http/error-handling.ts'
@@ -23,6 +24,7 @@ import { installRateLimits } from './http/rate-limit.ts'
 import { requestId } from './http/request-id.ts'
 import { installRequestLog } from './http/request-log.ts'
 import { installSingleAuthorization } from './http/single-authorization.hook.ts'
+import { installSocketTimeouts } from './http/socket-timeouts.ts'
 import { installStorableTextRule } from './http/storable-text.hook.ts'
 import { defaultEmptyBody, validatorCompiler } from './http/validators.ts'
 import { defineBuiltInKinds } from './kinds/built-in-kinds.ts'
@@ -38,6 +40,9 @@ import { summaryRoutes } from './summaries/summaries.routes.ts'
 import { tokenRoutes } from './tokens/tokens.routes.ts'
 import { webNotFound, webPlugin } from './web/web.plugin.ts'
 import { webhookRoutes } from './webhooks/webhooks.routes.ts'
+
+// Headers alone get this much of a request's time: a client that sends nothing is let go sooner.
+const HEADERS_TIMEOUT_MS = 15_000
 
 /** Options of buildApp that differ between the server, tests and benchmarks. */
 export interface AppOptions {
@@ -60,11 +65,19 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
       disableRequestLogging: true,
     }),
     bodyLimit: deps.config.bodyLimitBytes,
+    // Node's own bounds, which Fastify's defaults turn off (docs/configuration.md).
+    requestTimeout: deps.config.httpRequestTimeoutMs,
+    keepAliveTimeout: deps.config.httpKeepAliveTimeoutMs,
     frameworkErrors: frameworkErrorHandler,
     // Requests Node's parser refuses, answered in problem+json too.
     clientErrorHandler: clientErrorHandler(deps.config.publicUrl),
     // The Host check is made in a hook, so that its 400 is a problem like every other.
-    http: { requireHostHeader: false },
+    http: {
+      requireHostHeader: false,
+      headersTimeout: Math.min(deps.config.httpRequestTimeoutMs, HEADERS_TIMEOUT_MS),
+      // How often Node looks for requests past those bounds (its default is every 30 s).
+      connectionsCheckingInterval: 1000,
+    },
     // Fastify's default joins every validation error into one message; the answer is built from
     // the errors themselves (http/error-handling.ts), so that work would only be thrown away.
     schemaErrorFormatter: (_errors, part) => new Error(`the ${part} is invalid`),
@@ -73,6 +86,18 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  limitConnections(app, {
+    maxConnections: deps.config.httpMaxConnections,
+    maxConnectionsPerClient: deps.config.httpMaxConnectionsPerClient,
+  })
+  installSocketTimeouts(
+    app,
+    {
+      firstRequestMs: Math.min(deps.config.httpRequestTimeoutMs, HEADERS_TIMEOUT_MS),
+      bodyIdleMs: deps.config.httpBodyIdleTimeoutMs,
+    },
+    deps.config.publicUrl,
+  )
   app.server.on('checkExpectation', expectationFailed(deps.config.publicUrl))
   app.server.on('connect', refuseConnect(deps.config.publicUrl))
   installProblemTypes(app, deps.config.publicUrl)
@@ -84,6 +109,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   app.removeContentTypeParser(['text/plain'])
   installJsonBodyParser(app)
   installErrorHandling(app, webNotFound(deps))
+  app.addHook('onError', async (_request, _reply, error) => deps.health.observe(error))
   installRequestLog(app)
   installDrainingRefusal(app, deps.lifecycle)
   app.addHook('onSend', async (request, reply) => {

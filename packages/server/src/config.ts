@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
+import { checkDataFolder } from './db/data-folder-check.ts'
 
 /** Every setting of the service, parsed once at start and then frozen. */
 export interface Config {
@@ -31,6 +32,18 @@ export interface Config {
   readonly mcpStreamsPerPerson: number
   readonly mcpStreamsPerWorkspace: number
   readonly mcpStreamsPerProcess: number
+  /** How long a whole request may take to arrive, and a gap in its body. */
+  readonly httpRequestTimeoutMs: number
+  readonly httpBodyIdleTimeoutMs: number
+  readonly httpKeepAliveTimeoutMs: number
+  /** Connections the process holds for requests, and one client may hold (0: no limit). */
+  readonly httpMaxConnections: number
+  readonly httpMaxConnectionsPerClient: number
+  /** Bounds of every wait on the database (docs/configuration.md, "Bounded waits"). */
+  readonly dbStatementTimeoutMs: number
+  readonly dbLockTimeoutMs: number
+  readonly dbIdleInTransactionTimeoutMs: number
+  readonly dbPoolWaitMs: number
 }
 
 /** One documented setting: its environment variable, CLI flag and default. */
@@ -158,6 +171,59 @@ export const SETTINGS: readonly SettingSpec[] = [
     default: '500',
     description: 'Open MCP change streams one server process holds in all.',
   },
+  {
+    env: 'HTTP_REQUEST_TIMEOUT_MS',
+    default: '30000',
+    description:
+      'How long a request (its headers and body) may take to arrive; then 408 `request_timeout`. Headers alone get at most 15 s of it.',
+  },
+  {
+    env: 'HTTP_BODY_IDLE_TIMEOUT_MS',
+    default: '10000',
+    description: 'The longest gap between two parts of a request body; then 408 `request_timeout`.',
+  },
+  {
+    env: 'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+    default: '65000',
+    description:
+      "How long an idle kept-alive connection stays open between requests: longer than a load balancer's own idle timeout (often 60 s), so it never sends a request on a connection this server is closing.",
+  },
+  {
+    env: 'HTTP_MAX_CONNECTIONS',
+    default: '1000',
+    description:
+      'Connections one process holds for requests; 16 more answer health checks only. Lowered to fit the open-file limit.',
+  },
+  {
+    env: 'HTTP_MAX_CONNECTIONS_PER_CLIENT',
+    default: '100',
+    description:
+      'Connections one client address may hold; past it a new one is closed at once. `0`: no limit (behind a proxy whose address every client shares).',
+  },
+  {
+    env: 'DB_STATEMENT_TIMEOUT_MS',
+    default: '15000',
+    description:
+      'The longest one statement may run (PostgreSQL); then 503 with `Retry-After`. Imports and migrations set their own.',
+  },
+  {
+    env: 'DB_LOCK_TIMEOUT_MS',
+    default: '5000',
+    description:
+      'The longest a statement waits for a lock (PostgreSQL); then 503 with `Retry-After`.',
+  },
+  {
+    env: 'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+    default: '30000',
+    description:
+      'A transaction left idle this long is ended by the database (PostgreSQL), freeing its locks.',
+  },
+  {
+    env: 'DB_POOL_WAIT_MS',
+    default: '5000',
+    description:
+      'The longest a request waits for a database connection from the pool; then 503 with `Retry-After`.',
+  },
 ]
 
 /** Values given on the command line; they win over the environment. */
@@ -243,6 +309,8 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       1,
       1e5,
     ),
+    ...httpLimits(env),
+    ...databaseWaits(env),
   })
 }
 
@@ -257,7 +325,7 @@ export function loadSecret(env: NodeJS.ProcessEnv, config: Config): Buffer {
       'WORKGRAPH_SECRET is required with PostgreSQL (32+ random bytes, base64): every instance must share it.',
     )
   }
-  mkdirSync(config.dataDir, { recursive: true })
+  checkDataFolder(config.dataDir)
   const file = join(config.dataDir, 'secret')
   if (!existsSync(file))
     writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' })
@@ -269,6 +337,60 @@ function decodeSecret(value: string): Buffer {
   if (secret.length < 32)
     throw new ConfigError('WORKGRAPH_SECRET must decode (base64) to at least 32 bytes.')
   return secret
+}
+
+function httpLimits(env: NodeJS.ProcessEnv) {
+  return {
+    httpRequestTimeoutMs: integer(
+      'HTTP_REQUEST_TIMEOUT_MS',
+      env.HTTP_REQUEST_TIMEOUT_MS ?? '30000',
+      100,
+      3_600_000,
+    ),
+    httpBodyIdleTimeoutMs: integer(
+      'HTTP_BODY_IDLE_TIMEOUT_MS',
+      env.HTTP_BODY_IDLE_TIMEOUT_MS ?? '10000',
+      100,
+      3_600_000,
+    ),
+    httpKeepAliveTimeoutMs: integer(
+      'HTTP_KEEP_ALIVE_TIMEOUT_MS',
+      env.HTTP_KEEP_ALIVE_TIMEOUT_MS ?? '65000',
+      100,
+      3_600_000,
+    ),
+    httpMaxConnections: integer('HTTP_MAX_CONNECTIONS', env.HTTP_MAX_CONNECTIONS ?? '1000', 1, 1e6),
+    httpMaxConnectionsPerClient: integer(
+      'HTTP_MAX_CONNECTIONS_PER_CLIENT',
+      env.HTTP_MAX_CONNECTIONS_PER_CLIENT ?? '100',
+      0,
+      1e6,
+    ),
+  }
+}
+
+function databaseWaits(env: NodeJS.ProcessEnv) {
+  return {
+    dbStatementTimeoutMs: integer(
+      'DB_STATEMENT_TIMEOUT_MS',
+      env.DB_STATEMENT_TIMEOUT_MS ?? '15000',
+      100,
+      86_400_000,
+    ),
+    dbLockTimeoutMs: integer(
+      'DB_LOCK_TIMEOUT_MS',
+      env.DB_LOCK_TIMEOUT_MS ?? '5000',
+      100,
+      86_400_000,
+    ),
+    dbIdleInTransactionTimeoutMs: integer(
+      'DB_IDLE_IN_TRANSACTION_TIMEOUT_MS',
+      env.DB_IDLE_IN_TRANSACTION_TIMEOUT_MS ?? '30000',
+      100,
+      86_400_000,
+    ),
+    dbPoolWaitMs: integer('DB_POOL_WAIT_MS', env.DB_POOL_WAIT_MS ?? '5000', 100, 600_000),
+  }
 }
 
 function integer(name: string, value: string, min: number, max: number): number {

@@ -1,4 +1,5 @@
 import { isConnectionFailure } from '../db/connection-failure.ts'
+import { databasePressure, PRESSURE_ANSWERS } from '../db/database-pressure.ts'
 import { type ProblemDetailItem, ProblemError } from './problem-catalogue.ts'
 import { type SchemaError, sentencesOf } from './validation-messages.ts'
 
@@ -71,6 +72,13 @@ export function toProblem(error: unknown): ProblemError {
       return new ProblemError('unsupported_media_type', 'Request bodies must be application/json.')
   }
   if (isConnectionFailure(e)) return databaseUnavailable()
+  const pressure = databasePressure(e)
+  if (pressure) {
+    const { message, retryAfter } = PRESSURE_ANSWERS[pressure]
+    return new ProblemError('service_unavailable', message, {
+      headers: { 'retry-after': String(retryAfter) },
+    })
+  }
   const status = e.statusCode ?? 500
   if (status === 413)
     return new ProblemError('payload_too_large', 'The request body is larger than the limit.')

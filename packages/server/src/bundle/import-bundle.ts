@@ -1,4 +1,4 @@
-import type { Insertable, Kysely } from 'kysely'
+import { type Insertable, type Kysely, sql } from 'kysely'
 import { syncResourceIndex } from '../access/resource-index.ts'
 import type { Database } from '../db/database.ts'
 import { defineBuiltInKinds } from '../kinds/built-in-kinds.ts'
@@ -107,6 +107,11 @@ export async function writeImport(
   const total = TABLE_ORDER.reduce((sum, table) => sum + (plan.tables[table]?.length ?? 0), 0)
   let done = 0
   await db.transaction().execute(async (trx) => {
+    // An import is one long transaction by design: the bounds of a request's statements are not
+    // its bounds (docs/configuration.md, "Bounded waits").
+    await sql`set local statement_timeout = 0`.execute(trx)
+    await sql`set local lock_timeout = 0`.execute(trx)
+    await sql`set local idle_in_transaction_session_timeout = 0`.execute(trx)
     for (const table of TABLE_ORDER) {
       const rows = (plan.tables[table] ?? []) as Insertable<Database[typeof table]>[]
       delete plan.tables[table]

@@ -9,14 +9,21 @@ export async function openMigratedDatabase(
   config: Config,
   onConnectionError?: (error: Error) => void,
 ): Promise<DatabaseHandle> {
+  const waits = {
+    statementTimeoutMs: config.dbStatementTimeoutMs,
+    lockTimeoutMs: config.dbLockTimeoutMs,
+    idleInTransactionTimeoutMs: config.dbIdleInTransactionTimeoutMs,
+    poolWaitMs: config.dbPoolWaitMs,
+  }
   const handle = await openDatabase(
     config.databaseUrl
       ? {
           kind: 'postgres',
           url: config.databaseUrl,
           onConnectionError: onConnectionError ?? (() => {}),
+          waits,
         }
-      : { kind: 'embedded', dataDir: config.dataDir },
+      : { kind: 'embedded', dataDir: config.dataDir, waits },
   )
   try {
     await migrateToLatest(handle.db)

@@ -1,5 +1,6 @@
 import packageJson from '../../package.json' with { type: 'json' }
 import { ConfigError } from '../config.ts'
+import { DataFolderError } from '../db/data-folder-check.ts'
 import { DataDirLockedError } from '../db/embedded-lock.ts'
 import { defineBuiltInKinds } from '../kinds/built-in-kinds.ts'
 import { type CliIO, CommandFailure, UsageError } from './cli-io.ts'
@@ -37,6 +38,7 @@ function classify(error: unknown): { code: string; status: number } | undefined 
   if (String((error as { code?: string }).code).startsWith('ERR_PARSE_ARGS'))
     return { code: 'usage_error', status: 2 }
   if (error instanceof DataDirLockedError) return { code: 'data_dir_locked', status: 1 }
+  if (error instanceof DataFolderError) return { code: 'data_dir_unusable', status: 1 }
   if (error instanceof CommandFailure) return { code: 'failed', status: 1 }
   return undefined
 }

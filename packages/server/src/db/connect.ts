@@ -1,9 +1,9 @@
-import { mkdirSync } from 'node:fs'
 import { PGlite } from '@electric-sql/pglite'
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm'
 import { createPgConfig } from '@electric-sql/pglite/node-postgres'
 import { Kysely, PostgresDialect } from 'kysely'
 import pg from 'pg'
+import { checkDataFolder } from './data-folder-check.ts'
 import type { Database } from './database.ts'
 import { initEmbeddedDataDir } from './embedded-initdb.ts'
 import { type DataDirLock, lockDataDir } from './embedded-lock.ts'
@@ -11,8 +11,28 @@ import { EMBEDDED_START_PARAMS } from './embedded-settings.ts'
 import { EmptyListsPlugin } from './empty-lists.ts'
 import { PreparingClient } from './prepared-statements.ts'
 
+/** How long anything may wait on the database (docs/configuration.md, "Bounded waits"). */
+export interface DatabaseWaits {
+  /** The longest one statement runs (PostgreSQL; the embedded engine has no timer for it). */
+  statementTimeoutMs: number
+  /** The longest a statement waits for a lock (PostgreSQL; the embedded engine has one session). */
+  lockTimeoutMs: number
+  /** A transaction idle this long is ended by the server, its locks freed (PostgreSQL). */
+  idleInTransactionTimeoutMs: number
+  /** The longest a query waits for a connection from the pool. */
+  poolWaitMs: number
+}
+
+/** The waits of a database opened without settings (tests, tools): the settings' defaults. */
+export const DEFAULT_WAITS: DatabaseWaits = {
+  statementTimeoutMs: 15_000,
+  lockTimeoutMs: 5_000,
+  idleInTransactionTimeoutMs: 30_000,
+  poolWaitMs: 5_000,
+}
+
 /** Where the data lives. */
-export type DatabaseTarget =
+export type DatabaseTarget = (
   | {
       kind: 'postgres'
       url: string
@@ -22,6 +42,7 @@ export type DatabaseTarget =
     }
   | { kind: 'embedded'; dataDir: string }
   | { kind: 'embedded-clone'; dump: Blob }
+) & { waits?: DatabaseWaits }
 
 /** An open database and how to close it. */
 export interface DatabaseHandle {
@@ -56,15 +77,23 @@ export const extensions = { pg_trgm }
  * SQL, migrations and tests are the same; PGlite's pool has exactly one connection.
  */
 export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHandle> {
+  const waits = target.waits ?? DEFAULT_WAITS
   if (target.kind === 'postgres') {
     const pool = new pg.Pool({
       connectionString: target.url,
       max: target.poolSize ?? 10,
       types,
       Client: PreparingClient,
+      connectionTimeoutMillis: waits.poolWaitMs,
       // JIT pays off for long analytic queries; ours are short, and a plan whose estimate crosses
-      // jit_above_cost (a search walking the feed) spent longer compiling than running.
-      options: '-c jit=off',
+      // jit_above_cost (a search walking the feed) spent longer compiling than running. Every
+      // wait is bounded, so nothing holds a request (or a lock others need) without end.
+      options: [
+        '-c jit=off',
+        `-c statement_timeout=${waits.statementTimeoutMs}`,
+        `-c lock_timeout=${waits.lockTimeoutMs}`,
+        `-c idle_in_transaction_session_timeout=${waits.idleInTransactionTimeoutMs}`,
+      ].join(' '),
     })
     // The server may end any connection (a restart, a failover, pg_terminate_backend), idle in
     // the pool or checked out by a request between two statements of its transaction. pg emits
@@ -80,7 +109,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   let lock: DataDirLock | undefined
   let pglite: PGlite
   if (target.kind === 'embedded') {
-    mkdirSync(target.dataDir, { recursive: true })
+    checkDataFolder(target.dataDir)
     lock = await lockDataDir(target.dataDir)
     try {
       initEmbeddedDataDir(`${target.dataDir}/pgdata`)
@@ -105,7 +134,14 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     await lock?.release()
     throw error
   }
-  const pool = new pg.Pool({ ...createPgConfig(pglite), max: 1, types, Client: PreparingClient })
+  const pool = new pg.Pool({
+    ...createPgConfig(pglite),
+    max: 1,
+    types,
+    Client: PreparingClient,
+    // One connection: every request queues for it, and none waits for it without end.
+    connectionTimeoutMillis: waits.poolWaitMs,
+  })
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: PLUGINS })
   return {
     db,

@@ -31,5 +31,4 @@ const PG_CONNECTION_MESSAGES = [
   'Connection terminated',
   'Client has encountered a connection error and is not queryable',
   'Client was closed and is not queryable',
-  'timeout exceeded when trying to connect',
 ]

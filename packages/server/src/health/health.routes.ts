@@ -1,12 +1,11 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
-import { sql } from 'kysely'
 import Type from 'typebox'
-import { ProblemError } from '../api/problem-catalogue.ts'
 import type { AppDeps } from '../app-deps.ts'
+import { checkReadiness } from './readiness.ts'
 
 const Status = Type.Object({ status: Type.String() }, { title: 'HealthStatus' })
 
-/** `GET /healthz` (the process is up) and `GET /readyz` (it can serve: database reachable, not draining). */
+/** `GET /healthz` (the process is up) and `GET /readyz` (it can serve: health/readiness.ts). */
 export function healthRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
   return async (app) => {
     app.get(
@@ -34,9 +33,7 @@ export function healthRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { public: true },
       },
       async () => {
-        if (deps.lifecycle.draining)
-          throw new ProblemError('service_unavailable', 'The server is shutting down.')
-        await sql`select 1`.execute(deps.db)
+        await checkReadiness(deps)
         return { status: 'ready' }
       },
     )

@@ -86,6 +86,7 @@ async function runTool(
   try {
     return await tool.run(session, args)
   } catch (error) {
+    session.deps.health.observe(error)
     const problem = toProblem(error)
     if (problem.status >= 500) session.log.error({ err: error, tool: tool.name }, 'tool failed')
     return toolError(problem, session.origin.requestId)

@@ -76,6 +76,7 @@ export async function runWrite(
       await deps.writeHooks.beforeCommit?.(request.operation)
       return stored
     })
+    deps.health.written()
     // The outbox may hold a new event: an in-process dispatcher picks it up now, not at its poll.
     deps.writeHooks.afterCommit?.()
     deps.changeSignal.notify(request.actor.workspaceId)
