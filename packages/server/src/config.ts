@@ -32,6 +32,8 @@ export interface Config {
   readonly mcpStreamsPerPerson: number
   readonly mcpStreamsPerWorkspace: number
   readonly mcpStreamsPerProcess: number
+  /** How long a change stream's client may leave what it was sent unread. */
+  readonly mcpStreamUnreadTimeoutMs: number
   /** How long a whole request may take to arrive, and a gap in its body. */
   readonly httpRequestTimeoutMs: number
   readonly httpBodyIdleTimeoutMs: number
@@ -172,6 +174,12 @@ export const SETTINGS: readonly SettingSpec[] = [
     description: 'Open MCP change streams one server process holds in all.',
   },
   {
+    env: 'MCP_STREAM_UNREAD_TIMEOUT_MS',
+    default: '15000',
+    description:
+      'How long an MCP change stream may leave what it was sent unread (its connection full) before the server ends it.',
+  },
+  {
     env: 'HTTP_REQUEST_TIMEOUT_MS',
     default: '30000',
     description:
@@ -308,6 +316,12 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       env.MCP_STREAMS_PER_PROCESS ?? '500',
       1,
       1e5,
+    ),
+    mcpStreamUnreadTimeoutMs: integer(
+      'MCP_STREAM_UNREAD_TIMEOUT_MS',
+      env.MCP_STREAM_UNREAD_TIMEOUT_MS ?? '15000',
+      100,
+      3_600_000,
     ),
     ...httpLimits(env),
     ...databaseWaits(env),

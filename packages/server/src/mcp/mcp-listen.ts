@@ -1,6 +1,9 @@
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server'
 import type { Caller } from '../access/caller.ts'
 import { openableIds } from '../access/visibility.ts'
+import type { ChangeRow } from '../graph/changes/changes.queries.ts'
+import { CHANGE_KINDS } from '../graph/changes/changes.schemas.ts'
+import type { FeedFollower, FollowedBatch } from '../graph/changes/feed-followers.ts'
 import { projectUri } from './mcp-resources.ts'
 import type { McpSession } from './mcp-session.ts'
 import { describeChanges } from './tools/changes.tool.ts'
@@ -15,36 +18,45 @@ export const CHANGES_URI = 'workgraph://changes'
 export const CHANGES_META = 'workgraph/changes'
 /** The feed cursor after the changes of an update, in its `_meta`. */
 export const CURSOR_META = 'workgraph/next_cursor'
+/** Why the server ended a stream, in the `_meta` of its last update. */
+export const ENDED_META = 'workgraph/ended'
 
 // One change as an update carries it: what the `changes` tool shows of it.
 type Line = Omit<Awaited<ReturnType<typeof describeChanges>>[number], 'row'>
 
 // Changes one notification carries at most; more follow in the next one.
 const CHANGES_PER_NOTIFICATION = 20
-// The longest one read of the feed waits before it asks again: a wait ends sooner on a change.
-const WAIT_SECONDS = 25
-
 /**
  * The change-event bus of one `subscriptions/listen` stream (protocol 2026-07-28): its caller's
  * change feed, from the moment the stream opens, as `notifications/resources/updated` of
  * `workgraph://changes` and of the project each change is in. Every notification carries the
  * changes themselves (one line's worth each: event, title, actor, time, URL) and the feed cursor
- * after them, so a client that reconnects resumes with the `changes` tool. The feed is read as
- * the caller may see it at each read; a credential that ends closes the stream.
+ * after them, so a client that reconnects resumes with the `changes` tool.
  *
- * One bus per stream, never shared: what a caller's stream hears is only what that caller may
- * open, so the bus itself is the permission boundary.
+ * The bus follows its workspace through the app's one reader of it (graph/changes/
+ * feed-followers.ts): a commit is read once for every stream of the process, and each bus keeps
+ * what its caller may open, as the caller is at that moment: it authenticates again, checks the
+ * changes' resources and the projects named by their URIs. The bus is the permission boundary:
+ * what a caller's stream hears is only what that caller may open. A credential that ends ends
+ * the stream; so does a client that leaves what it was sent unread for longer than
+ * `MCP_STREAM_UNREAD_TIMEOUT_MS`, told why in the `_meta` of a last update.
  */
-export class CallerChangeBus implements ServerEventBus {
+export class CallerChangeBus implements ServerEventBus, FeedFollower {
+  readonly workspaceId: string
   readonly #session: McpSession
   readonly #listeners = new Set<(event: ServerEvent) => void>()
-  readonly #stopped = new AbortController()
   readonly #onEnd: () => void
-  #running = false
+  #started = false
+  #ended = false
+  // Changes at or before this position are not this stream's: it opened after them.
+  #after = Number.POSITIVE_INFINITY
+  #leave: (() => void) | undefined
+  #congestedSince: number | null = null
 
   /** `onEnd` is called once when the feed can no longer be followed (credential ended, failure). */
   constructor(session: McpSession, onEnd: () => void) {
     this.#session = session
+    this.workspaceId = session.caller.principal.workspaceId
     this.#onEnd = onEnd
   }
 
@@ -56,9 +68,9 @@ export class CallerChangeBus implements ServerEventBus {
   /** The SDK's router subscribes once the stream is acknowledged: following starts then. */
   subscribe(listener: (event: ServerEvent) => void): () => void {
     this.#listeners.add(listener)
-    if (!this.#running) {
-      this.#running = true
-      void this.#follow()
+    if (!this.#started) {
+      this.#started = true
+      void this.#join()
     }
     return () => {
       this.#listeners.delete(listener)
@@ -68,58 +80,128 @@ export class CallerChangeBus implements ServerEventBus {
 
   /** Stops following: the stream ended. */
   stop(): void {
-    this.#stopped.abort()
+    this.#ended = true
+    this.#leave?.()
   }
 
-  async #follow(): Promise<void> {
-    const { feed, asker, log } = this.#session
-    // The app's close ends every wait at once: following must stop then, not read again.
-    const signal = AbortSignal.any([asker.signal, this.#stopped.signal, feed.closing])
-    const waiter = { signal, reauthenticate: asker.reauthenticate }
-    try {
-      let cursor = (
-        await feed.read(this.#session.caller, { events: [], limit: 1, wait: 0 }, waiter)
-      ).next_cursor
-      while (!signal.aborted) {
-        // Each read is as a request made now would be: access may have changed, or ended.
-        const caller = await asker.reauthenticate()
-        const page = await feed.read(
-          caller,
-          { cursor, events: [], limit: CHANGES_PER_NOTIFICATION, wait: WAIT_SECONDS },
-          waiter,
-        )
-        cursor = page.next_cursor
-        if (page.rows.length === 0 || signal.aborted) continue
-        const reader = page.reader
-        const changes = await describeChanges({ ...this.#session, caller: reader }, page.rows)
-        const projectOf = (row: (typeof changes)[number]['row']) =>
-          row.subject_type === 'project' ? row.subject_id : row.project_id
-        const open = await projectsOpenTo(
-          this.#session,
-          reader,
-          changes.map((c) => projectOf(c.row)),
-        )
-        const byUri = new Map<string, Line[]>([[CHANGES_URI, []]])
-        for (const { row, ...line } of changes) {
-          byUri.get(CHANGES_URI)?.push(line)
-          // A change the caller may see can be in a project they may not open (a task they
-          // created there): that project's URI hears nothing of it, as one that does not exist.
-          const project = projectOf(row)
-          if (project && open.has(project))
-            byUri.set(projectUri(project), [...(byUri.get(projectUri(project)) ?? []), line])
-        }
-        for (const [uri, lines] of byUri) {
-          const _meta = { [CHANGES_META]: lines, [CURSOR_META]: cursor }
-          this.publish({ kind: 'resource_updated', uri, params: { _meta } })
-        }
-      }
-    } catch (error) {
-      // A credential that ended is the 401 a request would get; anything else is ours.
-      if (!signal.aborted) log.warn({ err: error }, 'change subscription ended')
-    } finally {
-      if (!this.#stopped.signal.aborted) this.#onEnd()
+  /** The feed can no longer be followed for this stream. */
+  end(): void {
+    if (this.#ended) return
+    this.stop()
+    this.#onEnd()
+  }
+
+  async receive(batch: FollowedBatch): Promise<void> {
+    if (this.#ended) return
+    const rows = batch.rows.filter((row) => row.position > this.#after)
+    if (rows.length === 0) return
+    this.#after = batch.position
+    if (this.#clientStopsReading()) return this.#endUnread(batch.position)
+    // Each batch is read as a request made now would be: access may have changed, or ended.
+    const caller = await this.#caller()
+    if (!caller) return
+    const shown = await visibleTo(this.#session, caller, rows)
+    for (let i = 0; i < shown.length; i += CHANGES_PER_NOTIFICATION) {
+      const part = shown.slice(i, i + CHANGES_PER_NOTIFICATION)
+      const last = i + CHANGES_PER_NOTIFICATION >= shown.length
+      const cursor = last ? batch.position : (part.at(-1)?.position ?? batch.position)
+      await this.#announce(caller, part, cursor)
     }
   }
+
+  async idle(): Promise<void> {
+    if (this.#ended) return
+    if (this.#clientStopsReading()) return this.#endUnread(this.#after)
+    await this.#caller()
+  }
+
+  async #join(): Promise<void> {
+    const { feed, log } = this.#session
+    try {
+      const joined = await feed.followers.join(this)
+      this.#after = joined.position
+      this.#leave = joined.leave
+      if (this.#ended) joined.leave()
+    } catch (error) {
+      log.warn({ err: error }, 'change subscription could not start')
+      this.end()
+    }
+  }
+
+  // The caller as a request made now would be; null (and the stream ended) once it has ended.
+  async #caller(): Promise<Caller | null> {
+    try {
+      return await this.#session.asker.reauthenticate()
+    } catch {
+      // A credential that ended is the 401 a request would get: the stream ends gracefully.
+      this.end()
+      return null
+    }
+  }
+
+  async #announce(caller: Caller, rows: ChangeRow[], position: number): Promise<void> {
+    const changes = await describeChanges({ ...this.#session, caller }, rows)
+    const projectOf = (row: ChangeRow) =>
+      row.subject_type === 'project' ? row.subject_id : row.project_id
+    const open = await projectsOpenTo(
+      this.#session,
+      caller,
+      changes.map((change) => projectOf(change.row)),
+    )
+    const byUri = new Map<string, Line[]>([[CHANGES_URI, []]])
+    for (const { row, ...line } of changes) {
+      byUri.get(CHANGES_URI)?.push(line)
+      // A change the caller may see can be in a project they may not open (a task they
+      // created there): that project's URI hears nothing of it, as one that does not exist.
+      const project = projectOf(row)
+      if (project && open.has(project))
+        byUri.set(projectUri(project), [...(byUri.get(projectUri(project)) ?? []), line])
+    }
+    const cursor = this.#session.feed.cursorOf(caller, position)
+    for (const [uri, lines] of byUri) {
+      const _meta = { [CHANGES_META]: lines, [CURSOR_META]: cursor }
+      this.publish({ kind: 'resource_updated', uri, params: { _meta } })
+    }
+  }
+
+  // Whether the client has left what it was sent unread for too long.
+  #clientStopsReading(): boolean {
+    if (!this.#session.asker.congested?.()) {
+      this.#congestedSince = null
+      return false
+    }
+    this.#congestedSince ??= performance.now()
+    const bound = this.#session.deps.config.mcpStreamUnreadTimeoutMs
+    return performance.now() - this.#congestedSince >= bound
+  }
+
+  // Ends a stream whose client does not read, saying why where it would read next.
+  #endUnread(position: number): void {
+    const ended =
+      'The client left its updates unread too long, and this stream has ended. Resume with the changes tool from the cursor here.'
+    const cursor = this.#session.feed.cursorOf(this.#session.caller, position)
+    const _meta = { [CHANGES_META]: [], [CURSOR_META]: cursor, [ENDED_META]: ended }
+    this.publish({ kind: 'resource_updated', uri: CHANGES_URI, params: { _meta } })
+    this.#session.log.info('change subscription ended: its client did not read')
+    this.end()
+  }
+}
+
+// The rows whose resource the caller may open now and whose type its token reads: what a read of
+// the feed as this caller would show of them.
+async function visibleTo(
+  session: McpSession,
+  caller: Caller,
+  rows: readonly ChangeRow[],
+): Promise<ChangeRow[]> {
+  const readable = new Set(CHANGE_KINDS.filter((kind) => caller.readableKinds.includes(kind)))
+  const typed = rows.filter((row) => readable.has(row.subject_type))
+  const open = await openableIds(
+    session.deps.db,
+    caller.visibility,
+    typed.map((row) => row.subject_id),
+  )
+  return typed.filter((row) => open.has(row.subject_id))
 }
 
 // The projects among `ids` that the caller may open now, as a read of them would decide.

@@ -124,7 +124,11 @@ class Exchange {
       caller,
       log: request.log,
       feed,
-      asker: { signal: gone.signal, reauthenticate: () => request.authenticateAgain() },
+      asker: {
+        signal: gone.signal,
+        reauthenticate: () => request.authenticateAgain(),
+        congested: () => reply.raw.writableNeedDrain,
+      },
       origin: {
         requestId: request.id,
         ip: request.ip,

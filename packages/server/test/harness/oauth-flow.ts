@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from 'kysely'
 import type { Db } from '../../src/db/database.ts'
 import { createOAuthClient } from '../../src/oauth/oauth-clients.ts'
 import { type Browser, formOn, type Page } from './browser.ts'
@@ -12,10 +13,11 @@ export interface ListeningTestApp extends TestApp {
 /** Starts the app on a free loopback port: OAuth clients need real HTTP, not inject. */
 export async function startListeningTestApp(
   env: NodeJS.ProcessEnv = {},
+  options: { plugin?: KyselyPlugin } = {},
 ): Promise<ListeningTestApp> {
   const port = await freePort()
   const origin = `http://127.0.0.1:${port}`
-  const t = await startTestApp({ env: { PUBLIC_URL: origin, ...env } })
+  const t = await startTestApp({ env: { PUBLIC_URL: origin, ...env }, ...options })
   await t.app.listen({ port, host: '127.0.0.1' })
   return { ...t, origin }
 }

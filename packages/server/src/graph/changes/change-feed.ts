@@ -10,6 +10,7 @@ import { retentionCutoff } from './change-retention.ts'
 import { ChangeWakeups } from './change-wakeups.ts'
 import { type ChangeRow, headPosition } from './changes.queries.ts'
 import { CHANGE_KINDS } from './changes.schemas.ts'
+import { FeedFollowers } from './feed-followers.ts'
 import { FeedHeads } from './feed-heads.ts'
 import { type FeedReader, type FeedWatch, readChanges } from './read-changes.ts'
 
@@ -49,6 +50,8 @@ export interface FeedAsker {
   signal: AbortSignal
   /** The caller as a request made now would be (a credential ended meanwhile throws its 401). */
   reauthenticate: () => Promise<Caller>
+  /** Whether what was sent to the asker waits unread (its connection's buffer is full). */
+  congested?: () => boolean
 }
 
 /**
@@ -62,6 +65,8 @@ export class ChangeFeed {
   readonly #wakeups: ChangeWakeups
   // Long polls end when the app closes, rather than holding its shutdown for up to 30 s.
   readonly #closing = new AbortController()
+  /** Streams that follow a workspace's changes, served by one read of the feed per change. */
+  readonly followers: FeedFollowers
 
   constructor(deps: AppDeps, onError: (error: unknown) => void) {
     const heads = new FeedHeads()
@@ -72,6 +77,17 @@ export class ChangeFeed {
       turns: new Turns(FEED_READS_AT_ONCE),
       hearing: () => this.#wakeups.hearing,
     }
+    this.followers = new FeedFollowers(deps, {
+      closing: this.#closing.signal,
+      startWakeups: () => this.#wakeups.start(),
+      onError,
+    })
+  }
+
+  /** The cursor of the whole feed (no filters) at `position`, for this caller. */
+  cursorOf(caller: Caller, position: number): string {
+    const scope = { principal: caller.principal, types: [], project_id: undefined }
+    return encodeChangeCursor(this.#deps.cursors, scope, position)
   }
 
   /**

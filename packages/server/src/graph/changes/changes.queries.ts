@@ -115,3 +115,35 @@ export async function horizonPosition(db: Db, workspaceId: string, cutoff: Date)
     .executeTakeFirst()
   return row ? Number(row.position) : 0
 }
+
+/**
+ * Every change after `after`, at most `window` positions of them, whoever may see them: what the
+ * process's followers of a workspace share (graph/changes/feed-followers.ts), each of which
+ * then keeps what its own caller may open. `scannedTo` is as in `scanChanges`.
+ */
+export async function scanAllChanges(
+  db: Db,
+  workspaceId: string,
+  after: number,
+  window: number,
+): Promise<ChangeScan> {
+  const rows = await db
+    .selectFrom('activity')
+    .select([
+      'position',
+      'id',
+      'verb',
+      'subject_id',
+      'subject_type',
+      'project_id',
+      'actor_id',
+      'created_at',
+    ])
+    .where('workspace_id', '=', workspaceId)
+    .where('position', '>', String(after))
+    .where('position', '<=', String(after + window))
+    .orderBy('position')
+    .execute()
+  const changes = rows.map((row) => ({ ...row, position: Number(row.position) }) as ChangeRow)
+  return { rows: changes, scannedTo: changes.at(-1)?.position ?? null }
+}
