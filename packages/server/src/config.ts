@@ -46,6 +46,8 @@ export interface Config {
   readonly dbLockTimeoutMs: number
   readonly dbIdleInTransactionTimeoutMs: number
   readonly dbPoolWaitMs: number
+  /** Whether the embedded database's commits wait for the disk. */
+  readonly embeddedFsync: boolean
 }
 
 /** One documented setting: its environment variable, CLI flag and default. */
@@ -82,6 +84,12 @@ export const SETTINGS: readonly SettingSpec[] = [
     flag: '--data',
     default: './.workgraph',
     description: 'Folder of the embedded database, its lock key and the generated secret.',
+  },
+  {
+    env: 'EMBEDDED_FSYNC',
+    default: 'true',
+    description:
+      "Whether the embedded database's commits wait for the disk, so that an acknowledged write survives a crash of the machine. `false` for demos and tests: faster, and safe against a crash of the process only.",
   },
   {
     env: 'PUBLIC_URL',
@@ -323,6 +331,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       100,
       3_600_000,
     ),
+    embeddedFsync: boolean('EMBEDDED_FSYNC', env.EMBEDDED_FSYNC ?? 'true'),
     ...httpLimits(env),
     ...databaseWaits(env),
   })

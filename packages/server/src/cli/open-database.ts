@@ -23,7 +23,7 @@ export async function openMigratedDatabase(
           onConnectionError: onConnectionError ?? (() => {}),
           waits,
         }
-      : { kind: 'embedded', dataDir: config.dataDir, waits },
+      : { kind: 'embedded', dataDir: config.dataDir, waits, durable: config.embeddedFsync },
   )
   try {
     await migrateToLatest(handle.db)

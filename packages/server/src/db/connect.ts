@@ -7,7 +7,7 @@ import { checkDataFolder } from './data-folder-check.ts'
 import type { Database } from './database.ts'
 import { initEmbeddedDataDir } from './embedded-initdb.ts'
 import { type DataDirLock, lockDataDir } from './embedded-lock.ts'
-import { EMBEDDED_START_PARAMS } from './embedded-settings.ts'
+import { durableStartParams, EMBEDDED_START_PARAMS, makeFsyncReal } from './embedded-settings.ts'
 import { EmptyListsPlugin } from './empty-lists.ts'
 import { PreparingClient } from './prepared-statements.ts'
 
@@ -40,7 +40,12 @@ export type DatabaseTarget = (
       /** Told of every connection the server ends (restart, failover, an admin's terminate). */
       onConnectionError?: (error: Error) => void
     }
-  | { kind: 'embedded'; dataDir: string }
+  | {
+      kind: 'embedded'
+      dataDir: string
+      /** Whether a commit waits for the disk (docs/configuration.md, `EMBEDDED_FSYNC`). */
+      durable?: boolean
+    }
   | { kind: 'embedded-clone'; dump: Blob }
 ) & { waits?: DatabaseWaits }
 
@@ -108,6 +113,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   }
   let lock: DataDirLock | undefined
   let pglite: PGlite
+  const durable = target.kind === 'embedded' && target.durable !== false
   if (target.kind === 'embedded') {
     checkDataFolder(target.dataDir)
     lock = await lockDataDir(target.dataDir)
@@ -119,7 +125,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     }
     pglite = new PGlite(`${target.dataDir}/pgdata`, {
       extensions,
-      startParams: EMBEDDED_START_PARAMS,
+      startParams: durable ? durableStartParams() : EMBEDDED_START_PARAMS,
     })
   } else {
     pglite = new PGlite({
@@ -130,6 +136,7 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
   }
   try {
     await pglite.waitReady
+    if (durable) makeFsyncReal(pglite)
   } catch (error) {
     await lock?.release()
     throw error
