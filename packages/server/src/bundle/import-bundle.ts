@@ -29,6 +29,8 @@ export interface ImportOptions {
   makeId?: IdMaker
   /** The work factor of the passwords it hashes; `PASSWORD_COST` unless a test lowers it. */
   passwordCost?: PasswordCost
+  /** Called in the import's transaction just before it commits: throwing rolls it all back. */
+  beforeCommit?: () => void
 }
 
 // Foreign keys decide this order.
@@ -135,6 +137,7 @@ export async function writeImport(
       .execute()
     options.onPhase?.('indexing for search')
     await syncResourceIndex(trx, plan.workspaceId, { all: true })
+    options.beforeCommit?.()
   })
   return { workspace_id: plan.workspaceId, ids: plan.ids, ...plan.secrets }
 }

@@ -48,6 +48,18 @@ export async function runEmbeddedImportInChild(
 
 const FORWARDED: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
+// The command this process runs for, when it is an embedded import's child.
+let parent: number | undefined
+
+/**
+ * Whether the command that started this process still waits for it (always, for a process no
+ * command started). Read when the pipe's end may not have been heard yet: a child busy in one long
+ * statement hears it only after, so an import asks this just before it commits.
+ */
+export function commandStillWaits(): boolean {
+  return parent === undefined || process.ppid === parent
+}
+
 // How the parent tells its child where the pipe to watch is.
 const PARENT_PIPE = 'WORKGRAPH_PARENT_PIPE'
 const PIPE_FD = 3
@@ -60,6 +72,7 @@ const PIPE_FD = 3
  */
 export function endWithParent(env: NodeJS.ProcessEnv): void {
   if (env[PARENT_PIPE] !== String(PIPE_FD)) return
+  parent = process.ppid
   // Processes this one starts have no such pipe.
   delete env[PARENT_PIPE]
   const pipe = new Socket({ fd: PIPE_FD, readable: true, writable: false })

@@ -4,7 +4,8 @@ import { sql } from 'kysely'
 import { prepareImport, writeImport } from '../bundle/import-bundle.ts'
 import type { Problem } from '../bundle/schema-problems.ts'
 import { loadConfig } from '../config.ts'
-import { type CliIO, UsageError } from './cli-io.ts'
+import { type CliIO, CommandFailure, UsageError } from './cli-io.ts'
+import { commandStillWaits } from './embedded-import-process.ts'
 import { describeDatabase, openMigratedDatabase } from './open-database.ts'
 import { progressBar } from './progress-bar.ts'
 
@@ -45,6 +46,13 @@ export async function importCommand(args: string[], io: CliIO): Promise<number> 
     const result = await writeImport(handle.db, prepared.plan, {
       onProgress: bar.update,
       onPhase: bar.phase,
+      // Nobody would see what it made: all or nothing, so nothing.
+      beforeCommit: () => {
+        if (!commandStillWaits())
+          throw new CommandFailure(
+            'The command that started this import ended; nothing was imported.',
+          )
+      },
     })
     bar.phase('analyzing')
     // Fresh statistics for the planner, and GIN pending lists merged into their indexes (until a
