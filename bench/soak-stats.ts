@@ -20,6 +20,8 @@ export interface Minute extends MinuteEnd {
 
 /** Where the system stood at a minute's end, and the CPU it used during the minute. */
 export interface MinuteEnd {
+  /** Each instance's open file descriptors at the minute's end. */
+  fds: number[]
   /** Each instance's peak resident memory (MB) in the minute, read every 5 s and at its end. */
   rssMb: number[]
   dbMb: number
@@ -146,6 +148,37 @@ export function memoryVerdict(table: Minute[], tolerance = 0.1): string {
   return `memory ${flat ? 'flat' : 'NOT flat'}: RSS minute ${last.minute} vs minute 2 (peaks): ${each}`
 }
 
+/**
+ * Whether memory and file descriptors trend upward over the load's second half: the
+ * least-squares slope of each instance's minute peaks of RSS, in MB a minute (flat: at most
+ * 0.25, a fifteenth of what a leak of the kind once found grew by), and the spread of its
+ * open file descriptors (steady: within 10).
+ */
+export function trendVerdict(table: Minute[]): string {
+  const minutes = table.filter((m) => m.sent > 0)
+  const half = minutes.slice(Math.floor(minutes.length / 2))
+  if (half.length < 3) return 'trend: too few minutes to tell (needs 6 or more)'
+  const instances = half[0]?.rssMb.length ?? 0
+  const parts: string[] = []
+  let flat = true
+  for (let i = 0; i < instances; i++) {
+    const xs = half.map((m) => m.minute)
+    const ys = half.map((m) => m.rssMb[i] ?? 0)
+    const mx = xs.reduce((a, b) => a + b, 0) / xs.length
+    const my = ys.reduce((a, b) => a + b, 0) / ys.length
+    const slope =
+      xs.reduce((sum, x, k) => sum + (x - mx) * ((ys[k] ?? 0) - my), 0) /
+      xs.reduce((sum, x) => sum + (x - mx) ** 2, 0)
+    const fds = half.map((m) => m.fds[i] ?? 0)
+    const spread = Math.max(...fds) - Math.min(...fds)
+    flat &&= slope <= 0.25 && spread <= 10
+    parts.push(
+      `instance ${i + 1}: RSS ${slope >= 0 ? '+' : ''}${slope.toFixed(2)} MB/min, fds ${Math.min(...fds)}–${Math.max(...fds)}`,
+    )
+  }
+  return `second half ${flat ? 'flat' : 'NOT flat'} (minutes ${half[0]?.minute}–${half.at(-1)?.minute}): ${parts.join('; ')}`
+}
+
 /** The per-minute table and the per-route table, as Markdown. */
 export function formatSoak(minutes: Minute[], routes: RouteSummary[]): string {
   const instances = Array.from({ length: minutes[0]?.rssMb.length ?? 0 }, (_, i) => i)
@@ -160,6 +193,10 @@ export function formatSoak(minutes: Minute[], routes: RouteSummary[]): string {
     ...instances.map((i): [string, (m: Minute) => string] => [
       `RSS ${i + 1} MB`,
       (m) => (m.rssMb[i] ?? 0).toFixed(0),
+    ]),
+    ...instances.map((i): [string, (m: Minute) => string] => [
+      `fds ${i + 1}`,
+      (m) => String(m.fds[i] ?? 0),
     ]),
     ['DB MB', (m) => m.dbMb.toFixed(0)],
     ...instances.map((i): [string, (m: Minute) => string] => [

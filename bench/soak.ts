@@ -1,6 +1,8 @@
 /**
  * `npm run bench:soak`: a long run of mixed reads and writes at a fixed rate against two
- * `workgraph serve` processes sharing one PostgreSQL database. It imports a generated workspace of
+ * `workgraph serve` processes sharing one PostgreSQL database (or, with `--embedded`, one
+ * process on the embedded database), beside followers of the change feed: `--polls` long polls
+ * and `--streams` MCP change streams. It imports a generated workspace of
  * about `--scale` items into a fresh database, starts both instances on it, and sends `--rate`
  * requests a second in total for `--minutes`, alternating instances, on an open loop (a request
  * is sent when it is due, answered or not). About 85 % are reads (projects, tasks, search, activity,
@@ -12,18 +14,27 @@
  * when it was due.
  *
  *   npm run bench:soak -- [--scale 10000] [--rate 200] [--minutes 10] [--timeout 30]
+ *                         [--embedded] [--polls 20] [--streams 10]
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
 import pg from 'pg'
 import { scaledBundle } from '../packages/server/src/bundle/demo/scaled-bundle.ts'
 import { CpuMeter } from './soak-cpu.ts'
+import { type Followers, startFollowers } from './soak-followers.ts'
 import { type Instance, startInstance } from './soak-instance.ts'
 import { openLoop } from './soak-loop.ts'
-import { formatSoak, type Minute, type MinuteEnd, memoryVerdict, SoakStats } from './soak-stats.ts'
+import {
+  formatSoak,
+  type Minute,
+  type MinuteEnd,
+  memoryVerdict,
+  SoakStats,
+  trendVerdict,
+} from './soak-stats.ts'
 import { Workload } from './soak-workload.ts'
 
 const { values } = parseArgs({
@@ -32,8 +43,12 @@ const { values } = parseArgs({
     rate: { type: 'string', default: '200' },
     minutes: { type: 'string', default: '10' },
     timeout: { type: 'string', default: '30' },
+    embedded: { type: 'boolean', default: false },
+    polls: { type: 'string', default: '20' },
+    streams: { type: 'string', default: '10' },
   },
 })
+const embedded = values.embedded
 const scale = Number(values.scale)
 const rate = Number(values.rate)
 const minutes = Number(values.minutes)
@@ -59,43 +74,67 @@ writeFileSync(bundleFile, JSON.stringify(bundle))
 
 const adminUrl = process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test'
 const admin = new pg.Client({ connectionString: adminUrl })
-await admin.connect()
 const dbName = `wg_soak_${process.pid}`
-await admin.query(`drop database if exists ${dbName} with (force)`)
-await admin.query(`create database ${dbName}`)
+const dataDir = join(root, '.tmp', `soak-data-${process.pid}`)
 const url = new URL(adminUrl)
 url.pathname = `/${dbName}`
+if (!embedded) {
+  await admin.connect()
+  await admin.query(`drop database if exists ${dbName} with (force)`)
+  await admin.query(`create database ${dbName}`)
+}
 const dbMb = async () =>
-  Number((await admin.query('select pg_database_size($1) as size', [dbName])).rows[0].size) /
-  2 ** 20
+  embedded
+    ? folderMb(dataDir)
+    : Number((await admin.query('select pg_database_size($1) as size', [dbName])).rows[0].size) /
+      2 ** 20
 
 const backends = async () =>
-  (
-    await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [
-      dbName,
-    ])
-  ).rows.map((row) => row.pid)
+  embedded
+    ? []
+    : (
+        await admin.query<{ pid: number }>('select pid from pg_stat_activity where datname = $1', [
+          dbName,
+        ])
+      ).rows.map((row) => row.pid)
 
 const instances: Instance[] = []
+let followers: Followers | undefined
 const stop = new AbortController()
 process.once('SIGINT', () => stop.abort())
 let failed = true
 try {
-  log(`Importing into PostgreSQL (${dbName})…`)
-  const imported = spawnSync(
-    process.execPath,
-    [join(root, 'bench/import-child.ts'), bundleFile, '--database-url', url.toString()],
-    { encoding: 'utf8', env: { ...process.env, WORKGRAPH_SECRET: secret }, maxBuffer: 64 << 20 },
-  )
+  log(embedded ? `Importing into ${dataDir}…` : `Importing into PostgreSQL (${dbName})…`)
+  const imported = embedded
+    ? spawnSync(process.execPath, [main, 'import', bundleFile, '--data', dataDir, '--json'], {
+        encoding: 'utf8',
+        env: { ...process.env, WORKGRAPH_SECRET: secret },
+        maxBuffer: 256 << 20,
+      })
+    : spawnSync(
+        process.execPath,
+        [join(root, 'bench/import-child.ts'), bundleFile, '--database-url', url.toString()],
+        {
+          encoding: 'utf8',
+          env: { ...process.env, WORKGRAPH_SECRET: secret },
+          maxBuffer: 64 << 20,
+        },
+      )
   if (imported.status !== 0) throw new Error(`import failed: ${imported.stderr}`)
-  const keys = JSON.parse(imported.stdout).result.api_keys as Record<string, { token: string }>
+  const output = JSON.parse(imported.stdout)
+  const keys = (embedded ? output : output.result).api_keys as Record<string, { token: string }>
   rmSync(bundleFile, { force: true })
 
   // One after the other: both would otherwise check migrations at the same moment.
-  for (const i of [1, 2]) {
+  const target = embedded ? ['--data', dataDir] : ['--database-url', url.toString()]
+  for (const i of embedded ? [1] : [1, 2]) {
     const logFile = join(results, `soak-${stamp}-instance-${i}.log`)
-    instances.push(await startInstance(main, ['--database-url', url.toString()], secret, logFile))
+    instances.push(await startInstance(main, target, secret, logFile))
   }
+  followers = await startFollowers(instances[0]?.base ?? '', keys['member-key']?.token ?? '', {
+    polls: Number(values.polls),
+    streams: Number(values.streams),
+  })
   const workload = new Workload(
     instances.map((s) => s.base),
     { member: keys['member-key']?.token ?? '', owner: keys['owner-key']?.token ?? '' },
@@ -105,10 +144,14 @@ try {
   failed = await soak(workload)
   await workload.close()
 } finally {
+  await followers?.stop()
   await Promise.all(instances.map((s) => s.stop()))
-  await admin.query(`drop database if exists ${dbName} with (force)`)
-  await admin.end()
+  if (!embedded) {
+    await admin.query(`drop database if exists ${dbName} with (force)`)
+    await admin.end()
+  }
   rmSync(bundleFile, { force: true })
+  rmSync(dataDir, { recursive: true, force: true })
 }
 process.exitCode = failed ? 1 : 0
 
@@ -132,6 +175,7 @@ async function soak(workload: Workload): Promise<boolean> {
   const serverCpu = instances.map(() => new CpuMeter())
   const pgCpu = new CpuMeter()
   const snapshot = async (m = -1): Promise<MinuteEnd> => ({
+    fds: instances.map((s) => openFiles(s.pid)),
     rssMb: rss().map((mb, i) => Math.max(mb, peaks[m]?.[i] ?? 0)),
     dbMb: await dbMb(),
     cpu: instances.map((s, i) => serverCpu[i]?.read([s.pid]) ?? 0),
@@ -190,7 +234,7 @@ function report(
 ): boolean {
   const routes = stats.byRoute()
   const errors = table.reduce((sum, m) => sum + m.errors, 0)
-  const verdict = memoryVerdict(table)
+  const verdict = `${memoryVerdict(table)}\n${trendVerdict(table)}`
   const logs = instances.map((_, i) => join(results, `soak-${stamp}-instance-${i + 1}.log`))
   const warnings = logs.map(warningLines)
   const file = join(results, `soak-${stamp}.json`)
@@ -203,6 +247,8 @@ function report(
         minutes,
         errors,
         errorKinds: stats.errorKinds(),
+        engine: embedded ? 'embedded' : 'postgres',
+        followers: followers?.heard,
         verdict,
         table,
         routes,
@@ -214,8 +260,9 @@ function report(
     ),
   )
   console.log(
-    `\nSoak: ${scale} items, ${rate} requests/s, ${instances.length} instances, PostgreSQL\n`,
+    `\nSoak: ${scale} items, ${rate} requests/s, ${instances.length} instance(s), ${embedded ? 'embedded database' : 'PostgreSQL'}, ${values.polls} long polls and ${values.streams} change streams\n`,
   )
+  if (followers) console.log(`followers heard: ${JSON.stringify(followers.heard)}`)
   console.log(formatSoak(table, routes))
   const kinds = Object.entries(stats.errorKinds()).map(([kind, n]) => `${n} ${kind}`)
   console.log(`\nerrors: ${errors}${kinds.length > 0 ? ` (${kinds.join(', ')})` : ''}`)
@@ -252,4 +299,29 @@ function warningLines(file: string): number {
         return true
       }
     }).length
+}
+
+// Open file descriptors of a process: sockets, the data folder's files, pipes.
+function openFiles(pid: number): number {
+  try {
+    return readdirSync(`/proc/${pid}/fd`).length
+  } catch {
+    return 0
+  }
+}
+
+// The size of a folder's files, in MB.
+function folderMb(dir: string): number {
+  let bytes = 0
+  const walk = (path: string) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      const full = join(path, entry.name)
+      if (entry.isDirectory()) walk(full)
+      else if (entry.isFile()) bytes += statSync(full).size
+    }
+  }
+  try {
+    walk(dir)
+  } catch {}
+  return bytes / 2 ** 20
 }

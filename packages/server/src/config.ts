@@ -236,9 +236,9 @@ export const SETTINGS: readonly SettingSpec[] = [
   },
   {
     env: 'DB_POOL_WAIT_MS',
-    default: '5000',
+    default: '10000',
     description:
-      'The longest a request waits for a database connection from the pool; then 503 with `Retry-After`.',
+      'The longest a request waits for a database connection from the pool (the embedded database has one, so a burst of writes queues there); then 503 with `Retry-After`.',
   },
 ]
 
@@ -412,7 +412,7 @@ function databaseWaits(env: NodeJS.ProcessEnv) {
       100,
       86_400_000,
     ),
-    dbPoolWaitMs: integer('DB_POOL_WAIT_MS', env.DB_POOL_WAIT_MS ?? '5000', 100, 600_000),
+    dbPoolWaitMs: integer('DB_POOL_WAIT_MS', env.DB_POOL_WAIT_MS ?? '10000', 100, 600_000),
   }
 }
 

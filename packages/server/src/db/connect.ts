@@ -28,7 +28,7 @@ export const DEFAULT_WAITS: DatabaseWaits = {
   statementTimeoutMs: 15_000,
   lockTimeoutMs: 5_000,
   idleInTransactionTimeoutMs: 30_000,
-  poolWaitMs: 5_000,
+  poolWaitMs: 10_000,
 }
 
 /** Where the data lives. */
