@@ -58,7 +58,7 @@ export const PROBLEMS = {
     status: 408,
     title: 'Request timeout',
     meaning:
-      'The request (its headers, at least) did not arrive in time; the connection was closed. Retry.',
+      'The request did not arrive in time, or its body stopped arriving; the connection was closed. Retry.',
   },
   conflict: {
     status: 409,
@@ -120,7 +120,7 @@ export const PROBLEMS = {
     status: 503,
     title: 'Service unavailable',
     meaning:
-      'The server is starting, draining or cannot reach its database. Retry after `Retry-After`.',
+      'The server is draining or full, or its database is unreachable, busy or out of disk; nothing was done. Retry after `Retry-After`.',
   },
 } as const
 
