@@ -11,17 +11,19 @@ export interface Followers {
 /**
  * The soak's followers of the change feed beside its requests: `polls` long polls of
  * `GET /v1/changes` (`wait=25`, asking again as soon as answered) and `streams` MCP
- * `subscriptions/listen` streams, all as `token`, against `base`.
+ * `subscriptions/listen` streams, against `base`, taking `tokens` in turn (a key holds at most
+ * five streams).
  */
 export async function startFollowers(
   base: string,
-  token: string,
+  tokens: string[],
   counts: { polls: number; streams: number },
 ): Promise<Followers> {
   const heard = { polled: 0, streamed: 0, pollErrors: 0 }
   const stopping = new AbortController()
-  const headers = { authorization: `Bearer ${token}` }
-  const poll = async () => {
+  const headersOf = (n: number) => ({ authorization: `Bearer ${tokens[n % tokens.length]}` })
+  const poll = async (_: unknown, n: number) => {
+    const headers = headersOf(n)
     let cursor = ''
     while (!stopping.signal.aborted) {
       try {
@@ -45,6 +47,7 @@ export async function startFollowers(
   const polling = Array.from({ length: counts.polls }, poll)
   const clients: Client[] = []
   for (let i = 0; i < counts.streams; i++) {
+    const headers = headersOf(i)
     const mcp = new Client(
       { name: 'soak', version: '1' },
       { versionNegotiation: { mode: { pin: '2026-07-28' } } },

@@ -131,7 +131,8 @@ try {
     const logFile = join(results, `soak-${stamp}-instance-${i}.log`)
     instances.push(await startInstance(main, target, secret, logFile))
   }
-  followers = await startFollowers(instances[0]?.base ?? '', keys['member-key']?.token ?? '', {
+  const followerKeys = [keys['member-key']?.token ?? '', keys['owner-key']?.token ?? '']
+  followers = await startFollowers(instances[0]?.base ?? '', followerKeys, {
     polls: Number(values.polls),
     streams: Number(values.streams),
   })
