@@ -1,0 +1,40 @@
+/**
+ * Splits the people's judged questions (bench/relevance/people/questions-*.json, written by three
+ * writers who had only the demo bundle of 2026-11-29, a persona and the rules of who sees what)
+ * into a development half and a test half, at random within each writer, with a fixed seed so
+ * the split can be made again: `node bench/relevance/split-judged.ts`. Tuning reads only
+ * dev.json; test.json is reported once, when tuning is done (bench/README.md, "Search
+ * relevance").
+ */
+import { readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+
+const SEED = 20261129
+const dir = join(import.meta.dirname, 'people')
+
+// Mulberry32: a small seeded generator, so the split is the same wherever it is run.
+function random(seed: number): () => number {
+  let state = seed
+  return () => {
+    state = (state + 0x6d2b79f5) | 0
+    let t = Math.imul(state ^ (state >>> 15), 1 | state)
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+}
+
+const next = random(SEED)
+const dev: unknown[] = []
+const test: unknown[] = []
+for (const writer of ['ada', 'elena', 'noor']) {
+  const questions = JSON.parse(
+    readFileSync(join(dir, `questions-${writer}.json`), 'utf8'),
+  ) as unknown[]
+  const shuffled = questions.map((q) => ({ q, r: next() })).sort((a, b) => a.r - b.r)
+  const half = Math.ceil(shuffled.length / 2)
+  dev.push(...shuffled.slice(0, half).map((x) => x.q))
+  test.push(...shuffled.slice(half).map((x) => x.q))
+}
+writeFileSync(join(dir, 'dev.json'), `${JSON.stringify(dev, null, 2)}\n`)
+writeFileSync(join(dir, 'test.json'), `${JSON.stringify(test, null, 2)}\n`)
+console.log(`dev ${dev.length}, test ${test.length}`)
