@@ -120,8 +120,11 @@ export async function searchIndex(
     terms.length > 1 ? terms.map((term) => newest(sql`${sql.ref(tsv)} @@ ${termQuery(term)}`)) : []
   // With several terms the any-word window is left out: each of its items is among the newest of
   // a word it has, so the per-word windows hold it already, and it would only cost time.
+  // Filters define the set and words only rank it: with a filter understood, the newest items
+  // it admits are candidates whether or not they have a word ("stuff finished in October").
   const indexSets = [
     ...(terms.length > 1 ? [] : [newestIndex(any ? sql`r.tsv @@ ${any}` : sql`true`)]),
+    ...(filtered && any ? [newestIndex(sql`true`)] : []),
     ...(all ? [newestIndex(sql`r.tsv @@ ${all}`)] : []),
     ...perTerm((c) => newestIndex(c, termWindow), 'r.tsv'),
     ...(any && nearAny ? [newestIndex(sql`r.tsv @@ ${nearAny} and not (r.tsv @@ ${any})`)] : []),
@@ -146,6 +149,7 @@ export async function searchIndex(
   const actAll = whole.length > 1 ? combined(whole, 'and') : null
   const actSets = [
     ...(actAny ? [newestActs(sql`a.tsv @@ ${actAny}`)] : [newestActs(sql`true`)]),
+    ...(filtered && actAny ? [newestActs(sql`true`)] : []),
     // No window per word: an entry's text is a verb and changed values, rarely a question's
     // words, and each window would repeat the visibility join.
     ...(actAll ? [newestActs(sql`a.tsv @@ ${actAll}`)] : []),
