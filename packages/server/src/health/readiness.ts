@@ -11,9 +11,10 @@ const MIN_FREE_BYTES = 16 * 1024 * 1024
 /**
  * Why the server cannot take traffic now, thrown as a 503 problem; nothing when it can. Ready
  * means: not draining; the database's disk has room (the data folder's free space, embedded; no
- * write recently failed for want of it, PostgreSQL); and the database takes a simple write (a transaction id is assigned, which a
- * read-only or recovering database refuses) within READINESS_WAIT_MS, however busy its pool or
- * locked its tables. So it answers within a second, whatever the database is doing.
+ * write recently failed for want of it, PostgreSQL); and the database takes a simple write (a
+ * transaction id is assigned, which a read-only or recovering database refuses) within
+ * READINESS_WAIT_MS, however busy its pool or locked its tables. So it answers within a second,
+ * whatever the database is doing.
  */
 export async function checkReadiness(deps: AppDeps): Promise<void> {
   if (deps.lifecycle.draining) throw notReady('The server is shutting down.', 1)

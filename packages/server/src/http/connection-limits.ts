@@ -57,7 +57,7 @@ export function limitConnections(
   })
   app.addHook('onRequest', async (request, reply) => {
     const socket = request.raw.socket as (Socket & { [OVER]?: boolean }) | undefined
-    if (!socket?.[OVER] || HEALTH_PATHS.has(request.url)) return
+    if (!socket?.[OVER] || HEALTH_PATHS.has(request.url.split('?')[0] ?? '')) return
     reply.header('connection', 'close')
     throw new ProblemError(
       'service_unavailable',

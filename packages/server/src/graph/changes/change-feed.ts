@@ -144,11 +144,6 @@ export class ChangeFeed {
     }
   }
 
-  /** Aborted when the app closes: waits end, and whoever follows the feed in a loop stops. */
-  get closing(): AbortSignal {
-    return this.#closing.signal
-  }
-
   /** Ends every wait at once: the app is closing. */
   endWaits(): void {
     this.#closing.abort()
