@@ -43,6 +43,8 @@ const { values } = parseArgs({
     set: { type: 'string', default: 'dev' },
     final: { type: 'boolean', default: false },
     show: { type: 'boolean', default: false },
+    /** Prints how each question was read (`interpreted`) with its misses. */
+    explain: { type: 'boolean', default: false },
   },
 })
 if (values.set === 'test' && !values.final)
@@ -94,8 +96,10 @@ try {
     callers.set(question.asker, caller)
     const answer = JSON.parse(
       await runSearch(deps, caller, { query: question.question, limit: 10, max_tokens: 20_000 }),
-    ) as { results: { id: string }[] }
+    ) as { results: { id: string }[]; interpreted?: unknown }
     const got = answer.results.map((hit) => keyOf.get(hit.id) ?? hit.id).slice(0, 10)
+    if (values.explain && values.set === 'dev')
+      console.log(`${question.id} ${question.question}\n  ${JSON.stringify(answer.interpreted)}`)
     if (question.expected.length === 0) {
       nothingExpected++
       if (got.length === 0) nothingRight++
