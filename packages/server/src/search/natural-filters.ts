@@ -1,5 +1,6 @@
 import type { HealthVerdict } from '../graph/okrs/okr-health.ts'
 import { DAY, isoDay, overdue, sinceWhen } from './question-dates.ts'
+import { type NamedTime, readTime } from './question-times.ts'
 import {
   BLOCKING,
   CHANGE_VERBS,
@@ -114,8 +115,8 @@ export function readNaturalFilters(
   const used = new Set<number>()
   const statuses: { at: number[]; status: TaskStatus; blocking: boolean }[] = []
   const healths: { at: number[]; verdicts: HealthVerdict[]; weak: boolean }[] = []
-  // A time is a window (`to` set) or, after "since", open to now.
-  let time: { at: number[]; from: Date; to: Date | null } | null = null
+  // A time is a window, or open at one end: "since Monday" to now, "before Friday" from ever.
+  let time: NamedTime | null = null
   let mine: number[] | null = null
   let late: number | null = null
   const today = new Date(`${isoDay(now)}T00:00:00.000Z`)
@@ -184,6 +185,8 @@ export function readNaturalFilters(
       })
     }
   }
+  // Any other time, read by chrono-node: "by 12/4", "in December", "the next two weeks".
+  time ??= readTime(words, now)
   const taskNouns = words.flatMap((w, i) => (TASK_NOUNS.has(w) ? [i] : []))
   const typeWords = words.flatMap((w, i) => {
     const kind = TYPE_PLURALS.get(w)
@@ -230,6 +233,12 @@ export function readNaturalFilters(
   }
   const verb = (time?.at[0] ?? 0) - 1
   const changed = CHANGE_VERBS.test(words[verb] ?? '')
+  // "due …" just before the time, a word or two away ("due on mobile in December"), or a
+  // deadline ("needed by 12/4"): the time is of the due date.
+  const dueAt = time
+    ? [verb, verb - 1, verb - 2, verb - 3].find((at) => at >= 0 && words[at] === 'due')
+    : undefined
+  const deadline = time !== null && words[time.at[0] ?? 0] === 'by'
   const filtered = asked || anyFilter || health !== undefined || time !== null
   const kinds = listedKinds(words, typeWords, filtered, others)
   const listing = typeWords.filter((t) => kinds.includes(t.kind))
@@ -241,11 +250,12 @@ export function readNaturalFilters(
   for (const at of listed) used.add(at)
   // "due this week", "due tomorrow": the time is of the due date (inclusive days), and what is
   // due is what is still to do unless a status says otherwise.
-  if (time?.to && words[verb] === 'due') {
-    filters.due_after = filters.due_after ?? isoDay(time.from)
-    filters.due_before = filters.due_before ?? isoDay(new Date(time.to.getTime() - DAY))
+  if (time && (dueAt !== undefined || deadline)) {
+    if (time.from) filters.due_after = filters.due_after ?? isoDay(time.from)
+    if (time.to)
+      filters.due_before = filters.due_before ?? isoDay(new Date(time.to.getTime() - DAY))
     filters.status = filters.status ?? [...OPEN_STATUSES]
-    for (const at of [verb, ...time.at]) used.add(at)
+    for (const at of [...(dueAt === undefined ? [] : [dueAt]), ...time.at]) used.add(at)
     for (const at of taskNouns) used.add(at)
     return { used, kinds, placed: true }
   }
@@ -257,7 +267,7 @@ export function readNaturalFilters(
     const [after, before] = done
       ? (['completed_after', 'completed_before'] as const)
       : (['updated_after', 'updated_before'] as const)
-    filters[after] = filters[after] ?? time.from.toISOString()
+    if (time.from) filters[after] = filters[after] ?? time.from.toISOString()
     if (time.to) filters[before] = filters[before] ?? time.to.toISOString()
     for (const at of time.at) used.add(at)
     // "what changed in checkout since Monday": the verb frames the time wherever it stands.

@@ -1,0 +1,136 @@
+import * as chrono from 'chrono-node'
+import { isStorableInstant } from '../lib/storable-dates.ts'
+import { DAY } from './question-dates.ts'
+
+/**
+ * A time a question names: the words that say it (by index), and the window it means, `from`
+ * inclusive and `to` exclusive; either end may be open ("before Friday", "since the 3rd").
+ */
+export interface NamedTime {
+  at: number[]
+  from: Date | null
+  to: Date | null
+}
+
+// What a date phrase has: chrono also reads "now" and "at 5", which no question means as a day.
+const SAYS_A_DATE =
+  /\d|\b(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\b|\b(mon|tues|wednes|thurs|fri|satur|sun)day\b|\b(week|month|year|tomorrow|yesterday)\b/
+
+// A window of days: `from` inclusive, `to` exclusive, either open.
+type Window = { from: Date | null; to: Date | null }
+
+// A count in words or digits: "the next two weeks", "last 3 days".
+const COUNTS: Record<string, number> = {
+  a: 1,
+  one: 1,
+  two: 2,
+  couple: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+}
+const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, fortnight: 14, month: 30 }
+
+/**
+ * Reads the times of a question that the fixed phrases do not (docs/api.md, "Filters in the
+ * query"), with chrono-node, relative to `now` in UTC: a day ("12/4", "Dec 7", "next Friday"), a
+ * month ("in December"), a span counted from today ("the next two weeks", "the last 3 days"), a
+ * range ("between Dec 7 and Dec 11"), and an end or a start ("before next Friday", "by 12/4",
+ * "since Nov 1"). A month or a week is the whole of it; a day is the whole day. Returns null when
+ * the question names no such time, or one the service cannot store.
+ */
+export function readTime(words: readonly string[], now: Date): NamedTime | null {
+  const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()))
+  const span = countedSpan(words, today)
+  if (span) return span
+  const starts: number[] = []
+  let offset = 0
+  for (const word of words) {
+    starts.push(offset)
+    offset += word.length + 1
+  }
+  const text = words.join(' ')
+  // A date without its year is the coming one where the question looks ahead ("due Jan 5"),
+  // the nearest otherwise ("since Nov 1", "the November outage").
+  const ahead = /\b(due|by|before|until|till|next|upcoming|coming)\b/.test(text)
+  const found = chrono.en
+    .parse(text, { instant: now, timezone: 'UTC' }, { forwardDate: ahead })
+    .filter((result) => SAYS_A_DATE.test(result.text) && !/^may$/.test(result.text))
+  if (found.length === 0) return null
+  const indexes = (result: chrono.ParsedResult) =>
+    starts.flatMap((start, i) =>
+      start >= result.index && start < result.index + result.text.length ? [i] : [],
+    )
+  const windowOf = (result: chrono.ParsedResult): Window => {
+    const day = dayOf(result.start.date())
+    if (result.start.isCertain('day') || result.start.isCertain('weekday'))
+      return { from: day, to: new Date(day.getTime() + DAY) }
+    if (/\bweek\b/.test(result.text)) {
+      const monday = new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY)
+      return { from: monday, to: new Date(monday.getTime() + 7 * DAY) }
+    }
+    const month = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1))
+    return { from: month, to: new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + 1, 1)) }
+  }
+  const first = found[0] as chrono.ParsedResult
+  const at = indexes(first)
+  const before = words[(at[0] ?? 0) - 1]
+  let window: Window = windowOf(first)
+  let used = at
+  const second = found[1]
+  if (before === 'between' && second && words[(at.at(-1) ?? 0) + 1] === 'and') {
+    // "between Dec 7 and Dec 11": both days in.
+    const last = windowOf(second)
+    window = { from: window.from, to: last.to }
+    used = [(at[0] ?? 0) - 1, ...at, (at.at(-1) ?? 0) + 1, ...indexes(second)]
+  } else if (before && /^(before|by|until|till|through)$/.test(before)) {
+    // "before Friday" ends where Friday begins; "by 12/4" includes the day.
+    window = { from: null, to: before === 'before' ? window.from : window.to }
+    used = [(at[0] ?? 0) - 1, ...at]
+  } else if (before && /^(since|after|from)$/.test(before)) {
+    window = { from: before === 'after' ? window.to : window.from, to: null }
+    used = [(at[0] ?? 0) - 1, ...at]
+  } else if (before === 'in' || before === 'on' || before === 'for') {
+    used = [(at[0] ?? 0) - 1, ...at]
+  }
+  const named = { at: used, ...window }
+  if ((named.from && !isStorableInstant(named.from)) || (named.to && !isStorableInstant(named.to)))
+    return null
+  return named
+}
+
+// "the next two weeks", "the last 3 days", "the past couple of weeks": from today, counted.
+function countedSpan(words: readonly string[], today: Date): NamedTime | null {
+  for (let i = 0; i < words.length; i++) {
+    const direction = words[i]
+    if (!/^(next|coming|last|past|previous)$/.test(direction ?? '')) continue
+    let j = i + 1
+    const count =
+      COUNTS[words[j] ?? ''] ?? (/^\d{1,3}$/.test(words[j] ?? '') ? Number(words[j]) : null)
+    if (count === null) continue
+    j++
+    if (words[j] === 'of') j++
+    const unit = (words[j] ?? '').replace(/s$/, '')
+    const days = UNIT_DAYS[unit]
+    if (days === undefined) continue
+    const length = count * days * DAY
+    const at = Array.from({ length: j - i + 1 }, (_, k) => i + k)
+    if (words[i - 1] === 'the') at.unshift(i - 1)
+    const lead = words[(at[0] as number) - 1]
+    if (lead === 'in' || lead === 'over' || lead === 'within') at.unshift((at[0] as number) - 1)
+    const forward = /^(next|coming)$/.test(direction ?? '')
+    return forward
+      ? { at, from: today, to: new Date(today.getTime() + length + DAY) }
+      : { at, from: new Date(today.getTime() - length), to: new Date(today.getTime() + DAY) }
+  }
+  return null
+}
+
+function dayOf(date: Date): Date {
+  return new Date(Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), date.getUTCDate()))
+}
