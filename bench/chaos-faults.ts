@@ -1,21 +1,13 @@
 import { execFileSync, spawn, spawnSync } from 'node:child_process'
-import {
-  existsSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  statfsSync,
-  writeFileSync,
-} from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, rmSync, statfsSync, writeFileSync } from 'node:fs'
 import { connect, type Socket } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import pg from 'pg'
 import { Agent, request } from 'undici'
+import { childrenOf, isRunning } from '../packages/server/test/harness/processes.ts'
 import { type ChaosWorld, memberProject } from './chaos-world.ts'
-import type { Instance } from './soak-instance.ts'
 
 /** One fault of the fault review: what the writers saw while it lasted, and what held after. */
 export interface FaultRow {
@@ -441,7 +433,7 @@ export async function killedImport(root: string): Promise<FaultRow> {
     process.kill(parent.pid ?? 0, 'SIGKILL')
     let goneMs = Number.NaN
     for (let i = 0; i < 400; i++) {
-      if (!child || !alive(child)) {
+      if (!child || !isRunning(child)) {
         goneMs = performance.now() - killedAt
         break
       }
@@ -470,30 +462,6 @@ export async function killedImport(root: string): Promise<FaultRow> {
     }
   } finally {
     rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        return (
-          Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]) === pid
-        )
-      } catch {
-        return false
-      }
-    })
-    .map(Number)
-}
-
-function alive(pid: number): boolean {
-  try {
-    const state = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ')[0]
-    return state !== 'Z'
-  } catch {
-    return false
   }
 }
 

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
 import { openMigratedDatabase } from '../../src/cli/open-database.ts'
@@ -9,6 +9,7 @@ import { verifyPassword } from '../../src/lib/password.ts'
 import { startSession } from '../../src/web/web-session.ts'
 import { smallBundle } from '../harness/bundles.ts'
 import { type CliData, cliData, freePort, runCaptured, startCli } from '../harness/cli.ts'
+import { childrenOf, endsWithin } from '../harness/processes.ts'
 import { TEST_SECRET } from '../harness/test-app.ts'
 import { ENGINE } from '../harness/test-database.ts'
 
@@ -92,7 +93,7 @@ test('a signal that stops an embedded import stops its child too', {
   assert.ok(child, `no child of ${parent}:\n${imported.output()}`)
   process.kill(parent, 'SIGTERM')
   assert.notEqual(await imported.exit(), 0)
-  assert.ok(await gone(child), 'the child went on importing alone')
+  assert.ok(await endsWithin(child), 'the child went on importing alone')
 })
 
 test("kill -9 of an embedded import's command ends its child: nothing imported, the folder free", {
@@ -115,7 +116,7 @@ test("kill -9 of an embedded import's command ends its child: nothing imported, 
   await new Promise((resolve) => setTimeout(resolve, 1500))
   process.kill(parent, 'SIGKILL')
   await imported.exit()
-  assert.ok(await gone(child), 'the child went on importing alone')
+  assert.ok(await endsWithin(child), 'the child went on importing alone')
   // All or nothing, and the lock went with the child: a new import runs, and is the only one.
   const again = await runCaptured(['import', file, '--data', data, '--json'], env)
   assert.equal(again.code, 0, again.stderr)
@@ -346,30 +347,3 @@ test('user set-password reads stdin; oauth-client create registers public and co
 })
 
 // The pids whose parent is `pid` (from /proc: Linux only, as the suite is).
-function childrenOf(pid: number): number[] {
-  return readdirSync('/proc')
-    .filter((entry) => /^\d+$/.test(entry))
-    .filter((entry) => {
-      try {
-        return (
-          Number(readFileSync(`/proc/${entry}/stat`, 'utf8').split(') ')[1]?.split(' ')[1]) === pid
-        )
-      } catch {
-        return false // it ended while we looked
-      }
-    })
-    .map(Number)
-}
-
-// Whether a process has ended within 10 s.
-async function gone(pid: number): Promise<boolean> {
-  for (let i = 0; i < 100; i++) {
-    try {
-      process.kill(pid, 0)
-    } catch {
-      return true
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100))
-  }
-  return false
-}
