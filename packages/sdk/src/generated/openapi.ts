@@ -2538,6 +2538,8 @@ export interface components {
             /** @description The name of the team `team` was read as. */
             team_name?: string;
             created_by?: string;
+            /** @description The name of the person `created_by` was read as. */
+            created_by_name?: string;
         };
         /** SearchBudget */
         SearchBudget: {
@@ -2737,6 +2739,8 @@ export interface components {
                         /** @description The name of the team `team` was read as. */
                         team_name?: string | null;
                         created_by?: string | null;
+                        /** @description The name of the person `created_by` was read as. */
+                        created_by_name?: string | null;
                     };
                     /** @description Kinds searched. */
                     types: ("person" | "team" | "project" | "canvas" | "task" | "okr" | "comment" | "activity")[];

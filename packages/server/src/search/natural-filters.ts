@@ -24,16 +24,67 @@ import type { SearchFilterValues } from './search-filter-values.ts'
  */
 
 // Words that end a person's name in "assigned to …" and "for …": anything that is no name.
-const NOT_NAME = /^(today|tomorrow|yesterday|this|next|last|week|month|in|on|at|due|and|or|with)$/
+const NOT_NAME =
+  /^(today|tomorrow|yesterday|this|next|last|week|month|in|on|at|due|and|or|with|working|doing|busy|up|focused|got|have|finish|finished|close|closed|complete|completed|ship|shipped|wrap|wrapped|deliver|delivered|say|said|comment|commented|write|wrote|reply|replied|mention|mentioned|post|posted|create|created|make|made|open|opened)$/
+
+/** What a question asks of a person: their work, in what state, or what they wrote. */
+export type PersonAsk = {
+  words: string[]
+  /** Words around the name that only frame the question, by index. */
+  frame: number[]
+  /**
+   * `working`: what they are doing now ("working on", "doing": in progress); `open`: all their
+   * work still to do ("busy with", "up to", "got on their plate"); `done`: what they finished;
+   * `said`: their comments; null: their tasks, in any state.
+   */
+  state: 'working' | 'open' | 'blocked' | 'done' | 'said' | 'made' | null
+}
+
+// Verbs after "what did X …" and what they ask for.
+const DID: Record<string, PersonAsk['state']> = {
+  finish: 'done',
+  close: 'done',
+  complete: 'done',
+  ship: 'done',
+  wrap: 'done',
+  deliver: 'done',
+  say: 'said',
+  comment: 'said',
+  write: 'said',
+  reply: 'said',
+  mention: 'said',
+  post: 'said',
+  create: 'made',
+  make: 'made',
+  open: 'made',
+}
+// The same in the past tense, after a name: "anything Sam said about …", "tasks Ada made".
+const PAST: Record<string, PersonAsk['state']> = {
+  finished: 'done',
+  closed: 'done',
+  completed: 'done',
+  shipped: 'done',
+  wrapped: 'done',
+  delivered: 'done',
+  said: 'said',
+  commented: 'said',
+  wrote: 'said',
+  replied: 'said',
+  mentioned: 'said',
+  posted: 'said',
+  created: 'made',
+  made: 'made',
+  opened: 'made',
+}
 
 /**
- * The words that may name an assignee, and the words around them that only frame the question
- * (`assigned`, `to`, `for`, `working`, `doing`), by their indexes; `working` when the question
- * asks what someone is doing (their tasks in progress).
+ * The words that may name a person a question asks about, what it asks of them, and the words
+ * around the name that only frame it: "Kemi's tasks", "assigned to Jonas", "tasks for Jonas",
+ * "what is Ben working on" (in progress), "what is Marco busy with" or "what has Gita got on her
+ * plate" (still to do), "what did Priya close" (done), "what did Sam say about …" or "anything
+ * Sam said about …" (their comments), "tasks Ada created".
  */
-export function readPersonWords(
-  words: string[],
-): { words: string[]; frame: number[]; working: boolean } | null {
+export function readPersonWords(words: string[]): PersonAsk | null {
   const nameAt = (from: number) => {
     const out: number[] = []
     for (let i = from; i < words.length && out.length < 2; i++) {
@@ -43,17 +94,19 @@ export function readPersonWords(
     }
     return out
   }
-  const named = (at: number[], frame: number[], working = false) =>
+  const named = (at: number[], frame: number[], state: PersonAsk['state'] = null) =>
     at.length > 0
-      ? { words: at.map((i) => (words[i] as string).replace(/['’]s$/, '')), frame, working }
+      ? { words: at.map((i) => (words[i] as string).replace(/['’]s$/, '')), frame, state }
       : null
+  const asking = (i: number) => /^(what|whats|what's)$/.test(words[i] ?? '')
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string
     if (/^\p{L}+['’]s$/u.test(w)) {
       // "Kemi Adeyemi's tasks": the possessive, and the word before it when it may be a name.
       const before = words[i - 1]
       const two = before && !STOP_WORDS.has(before) && !NOT_NAME.test(before) ? [i - 1, i] : [i]
-      return named(two, [])
+      const plate = words[i + 1] === 'plate' ? [i + 1] : []
+      return named(two, plate, plate.length > 0 ? 'open' : null)
     }
     if (w === 'assigned' && words[i + 1] === 'to' && words[i + 2] !== 'me')
       return named(nameAt(i + 2), [i, i + 1])
@@ -63,12 +116,61 @@ export function readPersonWords(
       (TASK_NOUNS.has(words[i - 1] as string) || statusWord(words[i - 1] as string))
     )
       return named(nameAt(i + 1), [i])
-    if (w === 'is' && i > 0 && /^(what|whats)$/.test(words[i - 1] as string)) {
+    if (w === 'is' && asking(i - 1)) {
+      // "what is Ben working on", "… doing", "… busy with", "… up to", "… focused on".
       const at = nameAt(i + 1)
-      const after = words[(at.at(-1) ?? i) + 1]
+      const next = (at.at(-1) ?? i) + 1
+      const after = words[next]
       if (at.length > 0 && (after === 'working' || after === 'doing'))
-        return named(at, [(at.at(-1) as number) + 1], true)
+        return named(at, [next, ...(words[next + 1] === 'on' ? [next + 1] : [])], 'working')
+      if (at.length > 0 && /^(stuck|blocked)$/.test(after ?? ''))
+        return named(at, [next, ...(words[next + 1] === 'on' ? [next + 1] : [])], 'blocked')
+      if (at.length > 0 && /^(busy|up|focused)$/.test(after ?? ''))
+        return named(
+          at,
+          [next, ...(/^(with|to|on)$/.test(words[next + 1] ?? '') ? [next + 1] : [])],
+          'open',
+        )
     }
+    if ((w === 'has' || w === 'does') && asking(i - 1)) {
+      // "what has Gita got (on her plate)", "what does Hugo have".
+      const at = nameAt(i + 1)
+      const next = (at.at(-1) ?? i) + 1
+      if (at.length > 0 && /^(got|have)$/.test(words[next] ?? '')) {
+        const plate = words.slice(next + 1).indexOf('plate')
+        return named(at, [next, ...(plate >= 0 ? [next + 1 + plate] : [])], 'open')
+      }
+    }
+    if (w === 'did' && words[i + 1] === 'i') {
+      // "which tasks did I create", "what did I say about …": the asker.
+      const state = ownValue(DID, words[i + 2] ?? '')
+      if (state === 'said' || state === 'made')
+        return { words: ['me'], frame: [i, i + 1, i + 2], state }
+    }
+    if (w === 'did' && asking(i - 1)) {
+      // "what did Priya close", "what did Sam say about the rollout".
+      const at = nameAt(i + 1)
+      const next = (at.at(-1) ?? i) + 1
+      const state = ownValue(DID, words[next] ?? '')
+      if (at.length > 0 && state) {
+        const up = words[next] === 'wrap' && words[next + 1] === 'up' ? [next + 1] : []
+        return named(at, [next, ...up], state)
+      }
+    }
+  }
+  // "anything Sam said about …", "tasks Ada created": a name just before a past-tense verb.
+  for (let i = 1; i < words.length; i++) {
+    const state = ownValue(PAST, words[i] as string)
+    if (!state) continue
+    if (words[i - 1] === 'i' && (state === 'said' || state === 'made'))
+      return { words: ['me'], frame: [i - 1, i], state }
+    const at: number[] = []
+    for (let k = i - 1; k >= 0 && at.length < 2; k--) {
+      const w = words[k] as string
+      if (STOP_WORDS.has(w) || NOT_NAME.test(w) || statusWord(w) || TASK_NOUNS.has(w)) break
+      at.unshift(k)
+    }
+    if (at.length > 0) return named(at, [i], state)
   }
   return null
 }
@@ -111,8 +213,10 @@ export function readNaturalFilters(
   words: string[],
   filters: SearchFilterValues,
   now: Date,
+  person: { name: number[]; frame: number[] } = { name: [], frame: [] },
 ): { used: Set<number>; kinds: SearchKind[]; placed: boolean } {
-  const used = new Set<number>()
+  // A person's frame ("what did … finish") is a filter said in words; their name is not to find.
+  const used = new Set<number>(person.frame)
   const statuses: { at: number[]; status: TaskStatus; blocking: boolean }[] = []
   const healths: { at: number[]; verdicts: HealthVerdict[]; weak: boolean }[] = []
   // A time is a window, or open at one end: "since Monday" to now, "before Friday" from ever.
@@ -196,6 +300,8 @@ export function readNaturalFilters(
   const others = words.filter(
     (w, i) =>
       !STOP_WORDS.has(w) &&
+      !person.name.includes(i) &&
+      !person.frame.includes(i) &&
       !statuses.some((s) => s.at.includes(i)) &&
       !healths.some((h) => h.at.includes(i)) &&
       !time?.at.includes(i) &&
@@ -226,7 +332,7 @@ export function readNaturalFilters(
     filters.status = filters.status ? filters.status.filter((s) => s === asked) : [asked]
     for (const at of status.at) used.add(at)
   }
-  const anyFilter = status !== undefined || late !== null
+  const anyFilter = status !== undefined || late !== null || person.frame.length > 0
   if (mine && (taskNouns.length > 0 || anyFilter || mine.length === 3)) {
     filters.assignee = filters.assignee ?? 'me'
     for (const at of mine) used.add(at)

@@ -1,6 +1,8 @@
 import { readNaturalFilters, readPersonWords, readTeamWords } from './natural-filters.ts'
 import { isoDay, isValidDay, overdue, shiftDay } from './question-dates.ts'
 import {
+  isTaskNoun,
+  OPEN_STATUSES,
   ownValue,
   STATUS_VALUES,
   STOP_WORDS,
@@ -51,7 +53,7 @@ export interface ParsedQuestion {
    * Weber", "blocked tasks for Jonas", "what is Ben doing". They stay among the terms: only when
    * they name someone the caller may see do they become the assignee filter (`run-search.ts`).
    */
-  person: { words: string[] } | null
+  person: { words: string[]; role: 'assignee' | 'creator' } | null
   /**
    * Words that may name a team whose people, projects or tasks are asked for: "people on the
    * platform team", "the web team's tasks". As for a person, they filter only when they name a
@@ -60,6 +62,11 @@ export interface ParsedQuestion {
   team: { words: string[]; kinds: SearchKind[] } | null
   /** Kinds named with `type:`; null when the query names none. */
   types: SearchKind[] | null
+  /**
+   * The status was read from "working on" or "doing" (in progress): when nothing is, the answer
+   * is what the person still has to do, which is what such a question means then.
+   */
+  workingOrOpen: boolean
   /** The meaningful words, normalized like a title, to find the item whose name is the query. */
   exact: string
 }
@@ -112,15 +119,33 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
   }
   const words = tokens.flatMap((t, i) => (t.kind === 'word' ? [{ text: t.text, at: i }] : []))
   const person = readPersonWords(words.map((w) => w.text))
+  // What is asked of the person comes first: "what did Kemi finish last week" is a time of
+  // completing, as "done last week" is.
+  const state = person?.state
+  if (state && !filters.status) {
+    if (state === 'working') filters.status = ['in_progress']
+    if (state === 'open') filters.status = [...OPEN_STATUSES]
+    if (state === 'done') filters.status = ['done']
+    if (state === 'blocked') filters.status = ['blocked']
+  }
+  // The asker ("which tasks did I create"): no name to look up.
+  const asker = person?.words.length === 1 && person.words[0] === 'me'
+  if (asker && (state === 'said' || state === 'made')) filters.created_by ??= 'me'
+  const named = words.flatMap((w, i) =>
+    person?.words.includes(w.text.replace(/['’]s$/, '')) ? [i] : [],
+  )
   const { used, kinds, placed } = readNaturalFilters(
     words.map((w) => w.text),
     filters,
     now,
+    { name: named, frame: person?.frame ?? [] },
   )
-  // An explicit `type:` wins over the kinds a question names in words.
+  // An explicit `type:` wins over the kinds a question names in words; what someone said is
+  // their comments.
   if (kinds.length > 0 && !types) types = kinds
-  if (person?.working && !filters.status) filters.status = ['in_progress']
-  for (const at of person?.frame ?? []) used.add(at)
+  if (state === 'said' && !types) types = ['comment']
+  // "which tasks did I create": the creator's tasks, not everything they wrote.
+  if (state === 'made' && !types && words.some((w) => isTaskNoun(w.text))) types = ['task']
   // "status of X", "progress on X": the question's frame, not what it is about.
   const framing = new Set(
     words.flatMap((w, i) =>
@@ -185,12 +210,19 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
     ),
     filters,
     project,
-    person: person ? { words: person.words } : null,
+    person:
+      person && !asker
+        ? {
+            words: person.words,
+            role: state === 'said' || state === 'made' ? 'creator' : 'assignee',
+          }
+        : null,
     team: readTeamWords(
       words.map((w) => w.text),
       types,
     ),
     types,
+    workingOrOpen: state === 'working' && filters.status?.join() === 'in_progress',
     exact: normalizeTitle(searched.map((w) => w.text).join(' ')),
   }
 }

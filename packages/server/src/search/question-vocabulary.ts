@@ -35,6 +35,8 @@ const STATUS_WORDS: Record<string, TaskStatus> = {
   blocker: 'blocked',
   blockers: 'blocked',
   blocks: 'blocked',
+  stuck: 'blocked',
+  stalled: 'blocked',
   done: 'done',
   completed: 'done',
   finished: 'done',

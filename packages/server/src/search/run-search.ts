@@ -8,7 +8,7 @@ import { safeLine } from '../lib/safe-text.ts'
 import { FIRST_DAY, isStorableDay, isStorableTime, LAST_DAY } from '../lib/storable-dates.ts'
 import { packSearch } from './pack-search.ts'
 import { parseQuestion } from './question-parser.ts'
-import { isKindWord, isTaskNoun } from './question-vocabulary.ts'
+import { isKindWord, isTaskNoun, OPEN_STATUSES } from './question-vocabulary.ts'
 import { presentHit } from './search.present.ts'
 import { type SearchRow, searchIndex } from './search.queries.ts'
 import {
@@ -76,18 +76,19 @@ export async function runSearch(
     Object.keys(given).length > 0
       ? question.terms.filter((term) => !isTaskNoun(term.text))
       : question.terms
-  // A person named in the question, or by name in `assignee`, is the assignee filter when the
-  // caller may see them and the token reads people.
+  // A person named in the question, or by name in `assignee`, is the assignee filter (the
+  // creator, for what they said or made) when the caller may see them and the token reads people.
+  const role = question.person?.role === 'creator' ? 'created_by' : 'assignee'
   const person = caller.readableKinds.includes('person')
     ? await namedFilter(
-        values.assignee,
+        values[role],
         (value) => value === 'me' || value.startsWith('usr_'),
         question.person?.words,
         (words) => resolvePersonName(deps.db, visibility, words),
       )
     : null
   if (person) {
-    values.assignee = person.id
+    values[role] = person.id
     const named = new Set(person.words)
     terms = terms.filter(
       (term) => !named.has(term.text.replace(/['’]s$/, '')) && !isTaskNoun(term.text),
@@ -142,7 +143,7 @@ export async function runSearch(
   const applied: Static<typeof AppliedFilters> = {
     ...values,
     ...(projectName ? { project_name: projectName } : {}),
-    ...(person ? { assignee_name: safeLine(person.name) } : {}),
+    ...(person ? { [`${role}_name`]: safeLine(person.name) } : {}),
     ...(team ? { team_name: safeLine(team.name) } : {}),
     ...(unresolvedProject ? { project: safeLine(unresolvedProject) } : {}),
   }
@@ -155,30 +156,46 @@ export async function runSearch(
     types,
   }
   const limit = body.limit ?? 10
-  const binding = bindingOf(
-    credential.id,
-    ROUTE,
-    {},
-    { query: body.query, types: [...types].sort(), filters: applied },
-  )
-  const after = readCursor(deps.cursors, body.cursor, binding)
-  const rows: SearchRow[] =
-    resolved === null || types.length === 0
-      ? []
-      : await searchIndex(deps.db, visibility, {
+  const bind = (filters: typeof applied) =>
+    bindingOf(credential.id, ROUTE, {}, { query: body.query, types: [...types].sort(), filters })
+  // "What is Ben working on", when nothing of his is in progress, asks what he has still to do:
+  // the answer widens to his open work, and its cursors are bound to what it widened to.
+  const widenable = resolved !== null && question.workingOrOpen && !given.status
+  const widened = { ...applied, status: [...OPEN_STATUSES] }
+  let wide = false
+  let after = null
+  try {
+    after = readCursor(deps.cursors, body.cursor, bind(applied))
+  } catch (error) {
+    if (!widenable) throw error
+    after = readCursor(deps.cursors, body.cursor, bind(widened))
+    wide = true
+  }
+  const search = (filters: typeof resolved) =>
+    filters === null || types.length === 0
+      ? Promise.resolve([])
+      : searchIndex(deps.db, visibility, {
           question: { ...question, terms },
-          filters: resolved,
+          filters,
           types,
           readableKinds,
           after,
           limit,
         })
+  const open = resolved && { ...resolved, status: [...OPEN_STATUSES] }
+  let rows: SearchRow[] = await search(wide ? open : resolved)
+  if (rows.length === 0 && widenable && !wide && !body.cursor) {
+    rows = await search(open)
+    wide = rows.length > 0
+  }
+  if (wide) interpreted.filters = widened
+  const binding = bind(wide ? widened : applied)
   const page = rows.slice(0, limit)
   const ws = visibility.principal.workspaceId
   const hits = page.map((row) => presentHit(row, deps.urls.resource(ws, row.type, row.id), now))
   // Nothing matched the words with the filters read or given: the words alone may find
   // something, and an agent should not read the empty answer as "there is none of it".
-  const narrowed = Object.keys(applied).length > 0 || question.types !== null
+  const narrowed = Object.keys(interpreted.filters).length > 0 || question.types !== null
   if (hits.length === 0 && !body.cursor && terms.length > 0 && narrowed)
     interpreted.broader = interpreted.words.join(' ')
   return packSearch(

@@ -225,6 +225,9 @@ export const AppliedFilters = Type.Object(
       Type.String({ description: 'The name of the team `team` was read as.' }),
     ),
     created_by: Type.Optional(Type.String()),
+    created_by_name: Type.Optional(
+      Type.String({ description: 'The name of the person `created_by` was read as.' }),
+    ),
   },
   { title: 'SearchAppliedFilters' },
 )

@@ -1,0 +1,116 @@
+import assert from 'node:assert/strict'
+import { after, before, test } from 'node:test'
+import type { Bundle } from '../../src/bundle/bundle.schema.ts'
+import { demoBundle } from '../../src/bundle/demo/demo-bundle.ts'
+import type { ImportResult } from '../../src/bundle/import-bundle.ts'
+import { ManualClock } from '../../src/lib/clock.ts'
+import { ALL_READ_SCOPES, importOk, tokenOf } from '../harness/bundles.ts'
+import { client, startTestApp, type TestApp } from '../harness/test-app.ts'
+
+// Questions about people's work and about times, as people ask them (docs/api.md, "Filters in
+// the query"): what someone is busy with, stuck on, finished or said; what the asker made; any
+// date phrase. And a word left beside a filter only ranks: it never empties the answer.
+
+const TODAY = '2026-11-29'
+let t: TestApp
+let ws: ImportResult
+let bundle: Bundle
+before(async () => {
+  t = await startTestApp({ clock: new ManualClock(`${TODAY}T12:00:00.000Z`) })
+  bundle = demoBundle({ today: TODAY })
+  bundle.api_keys = [
+    ...(bundle.api_keys ?? []),
+    { key: 'elena-key', person: 'elena', scopes: ALL_READ_SCOPES },
+    { key: 'ben-key', person: 'ben', scopes: ALL_READ_SCOPES },
+  ]
+  ws = await importOk(t.db.db, bundle, { now: new Date(`${TODAY}T12:00:00.000Z`) })
+})
+after(() => t.close())
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field
+type Json = any
+const ask = async (query: string, key = 'ada-key'): Promise<Json> => {
+  const reply = await client(t.app, tokenOf(ws, key)).post('/v1/search', {
+    query,
+    limit: 50,
+    max_tokens: 20_000,
+  })
+  assert.equal(reply.status, 200, reply.body)
+  return reply.json
+}
+const keys = (answer: Json): string[] =>
+  answer.results.map(
+    (hit: Json) => Object.entries(ws.ids).find(([, id]) => id === hit.id)?.[0] ?? hit.id,
+  )
+type Task = NonNullable<Bundle['tasks']>[number]
+const tasks = (keep: (task: Task) => boolean) =>
+  (bundle.tasks ?? [])
+    .filter(keep)
+    .map((task) => task.key)
+    .sort()
+const open = (task: Task) => task.status !== 'done'
+
+test('what someone is busy with: their open tasks', async () => {
+  // Asked by Ben, who opens every task given to him.
+  const answer = await ask('what is Ben busy with', 'ben-key')
+  assert.equal(answer.interpreted.filters.assignee, ws.ids.ben)
+  assert.deepEqual(answer.interpreted.filters.status, ['todo', 'in_progress', 'blocked'])
+  assert.deepEqual(
+    keys(answer).sort(),
+    tasks((task) => open(task) && task.assignee === 'ben'),
+  )
+})
+
+test('what someone is working on: in progress, or their open work when nothing is', async () => {
+  const working = tasks((task) => task.status === 'in_progress' && task.assignee === 'hugo')
+  const answer = await ask('what is Hugo working on')
+  const expected =
+    working.length > 0 ? working : tasks((task) => open(task) && task.assignee === 'hugo')
+  assert.deepEqual(keys(answer).sort(), expected)
+})
+
+test('what someone is stuck on, and what they finished in a span of days', async () => {
+  const stuck = await ask('what is Gita stuck on')
+  assert.deepEqual(
+    keys(stuck).sort(),
+    tasks((t) => t.status === 'blocked' && t.assignee === 'gita'),
+  )
+  const done = await ask('what did kemi finish in the last two weeks')
+  assert.deepEqual(done.interpreted.filters.status, ['done'])
+  assert.equal(done.interpreted.filters.completed_after, '2026-11-15T00:00:00.000Z')
+  assert.ok(
+    keys(done).every((key) => bundle.tasks?.find((task) => task.key === key)?.assignee === 'kemi'),
+  )
+})
+
+test('what someone said: their comments, and what the asker made', async () => {
+  const said = await ask('what did Elena say about the payment providers')
+  assert.equal(said.interpreted.filters.created_by, ws.ids.elena)
+  assert.equal(said.interpreted.filters.created_by_name, 'Elena Petrova')
+  assert.deepEqual(said.interpreted.types, ['comment'])
+  for (const hit of said.results) assert.equal(hit.type, 'comment')
+  const made = await ask('which tasks did I create', 'elena-key')
+  assert.ok(made.results.length > 0, JSON.stringify(made.interpreted))
+  assert.equal(made.interpreted.filters.created_by, 'me')
+  assert.deepEqual(
+    keys(made)
+      .filter((key) => bundle.tasks?.some((task) => task.key === key))
+      .sort(),
+    tasks((task) => task.creator === 'elena'),
+  )
+})
+
+test('any date phrase: a month, a span from today, a range, a deadline', async () => {
+  const december = await ask('what is due on mobile in december')
+  assert.equal(december.interpreted.filters.due_after, '2026-12-01')
+  assert.equal(december.interpreted.filters.due_before, '2026-12-31')
+  const span = await ask('pricing stuff due in the next two weeks')
+  assert.equal(span.interpreted.filters.due_after, '2026-11-29')
+  assert.equal(span.interpreted.filters.due_before, '2026-12-13')
+  assert.ok(span.results.length > 0, 'a word beside the filters ("stuff") only ranks')
+  const range = await ask('mobile tasks due between dec 7 and dec 11')
+  assert.equal(range.interpreted.filters.due_after, '2026-12-07')
+  assert.equal(range.interpreted.filters.due_before, '2026-12-11')
+  const deadline = await ask('what needs to be done by 12/4')
+  assert.equal(deadline.interpreted.filters.due_before, '2026-12-04')
+})
