@@ -2516,6 +2516,8 @@ export interface components {
             /** @description The name of the person `assignee` was read as. */
             assignee_name?: string;
             project_id?: string;
+            /** @constant */
+            due?: "none";
             project_name?: string;
             /** @description Words of `project:` that name no project you can open. */
             project?: string;
@@ -2553,9 +2555,14 @@ export interface components {
         SearchFilters: {
             /** @description Task status, or a list of them; keeps tasks only. */
             status?: ("todo" | "in_progress" | "blocked" | "done") | ("todo" | "in_progress" | "blocked" | "done")[];
-            /** @description `me` or a person id; keeps tasks only. */
+            /** @description `me`, a person id, or `none` (tasks nobody is assigned); keeps tasks only. */
             assignee?: string;
             project_id?: string;
+            /**
+             * @description `none`: tasks without a due date; keeps tasks only.
+             * @constant
+             */
+            due?: "none";
             /**
              * Format: date
              * @example 2026-12-01
@@ -2717,6 +2724,8 @@ export interface components {
                         /** @description The name of the person `assignee` was read as. */
                         assignee_name?: string | null;
                         project_id?: string | null;
+                        /** @constant */
+                        due?: "none";
                         project_name?: string | null;
                         /** @description Words of `project:` that name no project you can open. */
                         project?: string | null;

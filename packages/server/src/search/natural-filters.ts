@@ -289,6 +289,11 @@ export function readNaturalFilters(
       })
     }
   }
+  // What is missing: "nobody assigned", "unassigned", "without a due date".
+  const missing = readMissing(words)
+  if (missing.unassigned) filters.assignee ??= 'none'
+  if (missing.undated) filters.due ??= 'none'
+  for (const at of missing.at) used.add(at)
   // Any other time, read by chrono-node: "by 12/4", "in December", "the next two weeks".
   time ??= readTime(words, now)
   const taskNouns = words.flatMap((w, i) => (TASK_NOUNS.has(w) ? [i] : []))
@@ -332,7 +337,8 @@ export function readNaturalFilters(
     filters.status = filters.status ? filters.status.filter((s) => s === asked) : [asked]
     for (const at of status.at) used.add(at)
   }
-  const anyFilter = status !== undefined || late !== null || person.frame.length > 0
+  const anyFilter =
+    status !== undefined || late !== null || person.frame.length > 0 || missing.at.length > 0
   if (mine && (taskNouns.length > 0 || anyFilter || mine.length === 3)) {
     filters.assignee = filters.assignee ?? 'me'
     for (const at of mine) used.add(at)
@@ -403,4 +409,46 @@ function listedKinds(
       /^(my|all|every)$/.test(words[at - 1] ?? ''),
   )
   return [...new Set(listing.map((t) => t.kind))]
+}
+
+// Ways of saying nobody has a task, or it has no due date, each a run of words.
+const UNASSIGNED = [
+  ['unassigned'],
+  ['not', 'assigned'],
+  ['nobody', 'assigned'],
+  ['no', 'one', 'assigned'],
+  ['noone', 'assigned'],
+  ['nobody’s', 'picked'],
+  ["nobody's", 'picked'],
+  ['nobody', 'picked'],
+  ['no', 'assignee'],
+  ['without', 'an', 'assignee'],
+  ['no', 'owner'],
+]
+const UNDATED = [
+  ['undated'],
+  ['no', 'due', 'date'],
+  ['without', 'a', 'due', 'date'],
+  ['without', 'due', 'date'],
+  ['without', 'a', 'due'],
+  ['no', 'deadline'],
+  ['without', 'a', 'deadline'],
+]
+
+/** The words that say what a task lacks ("nobody assigned", "no due date"), by index. */
+function readMissing(words: string[]): { unassigned: boolean; undated: boolean; at: number[] } {
+  const found = (runs: string[][]) => {
+    for (let i = 0; i < words.length; i++)
+      for (const run of runs)
+        if (run.every((word, k) => words[i + k] === word))
+          return Array.from({ length: run.length }, (_, k) => i + k)
+    return []
+  }
+  const unassigned = found(UNASSIGNED)
+  const undated = found(UNDATED)
+  return {
+    unassigned: unassigned.length > 0,
+    undated: undated.length > 0,
+    at: [...unassigned, ...undated],
+  }
 }

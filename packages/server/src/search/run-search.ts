@@ -82,7 +82,7 @@ export async function runSearch(
   const person = caller.readableKinds.includes('person')
     ? await namedFilter(
         values[role],
-        (value) => value === 'me' || value.startsWith('usr_'),
+        (value) => value === 'me' || value === 'none' || value.startsWith('usr_'),
         question.person?.words,
         (words) => resolvePersonName(deps.db, visibility, words),
       )

@@ -4,8 +4,11 @@ import type { TaskStatus } from './question-vocabulary.ts'
 /** Filters as the API names them (the request's `filters` and `interpreted.filters`). */
 export interface SearchFilterValues {
   status?: TaskStatus[]
+  /** `me`, a person's id or name, or `none`: tasks nobody is assigned. */
   assignee?: string
   project_id?: string
+  /** `none`: tasks without a due date. */
+  due?: 'none'
   due_before?: string
   due_after?: string
   updated_after?: string

@@ -17,6 +17,10 @@ import type { SearchFilterValues } from './search-filter-values.ts'
 export interface ResolvedFilters {
   status?: TaskStatus[]
   assigneeId?: string
+  /** Tasks nobody is assigned. */
+  unassigned?: boolean
+  /** Tasks without a due date. */
+  undated?: boolean
   projectId?: string
   dueBefore?: string
   dueAfter?: string
@@ -71,7 +75,9 @@ export async function resolveFilters(
   if (values.health) {
     resolved.objectiveIds = await objectivesOfHealth(db, visibility, values.health, now)
   }
-  if (values.assignee !== undefined) {
+  if (values.assignee === 'none') resolved.unassigned = true
+  if (values.due === 'none') resolved.undated = true
+  if (values.assignee !== undefined && values.assignee !== 'none') {
     const id = values.assignee === 'me' ? me : values.assignee
     const seen = await sql<{ id: string }>`
       select p.id from people p where p.workspace_id = ${ws} and p.id = ${id}
@@ -222,6 +228,8 @@ export function indexFilter(
   const task: RawBuilder<boolean>[] = []
   if (filters.status) task.push(sql<boolean>`t.status = any(${sql.val(filters.status)}::text[])`)
   if (filters.assigneeId) task.push(sql<boolean>`t.assignee_id = ${filters.assigneeId}`)
+  if (filters.unassigned) task.push(sql<boolean>`t.assignee_id is null`)
+  if (filters.undated) task.push(sql<boolean>`t.due is null`)
   if (filters.dueBefore) task.push(sql<boolean>`t.due <= ${filters.dueBefore}::date`)
   if (filters.dueAfter) task.push(sql<boolean>`t.due >= ${filters.dueAfter}::date`)
   if (filters.createdBy) task.push(sql<boolean>`t.creator_id = ${filters.createdBy}`)
@@ -275,6 +283,8 @@ function isTaskFilter(filters: ResolvedFilters): boolean {
   return !!(
     filters.status ||
     filters.assigneeId ||
+    filters.unassigned ||
+    filters.undated ||
     filters.dueBefore ||
     filters.dueAfter ||
     filters.completedAfter ||

@@ -29,10 +29,13 @@ export const SearchFilters = Type.Object(
       Type.String({
         minLength: 1,
         maxLength: 100,
-        description: '`me` or a person id; keeps tasks only.',
+        description: '`me`, a person id, or `none` (tasks nobody is assigned); keeps tasks only.',
       }),
     ),
     project_id: Type.Optional(Id),
+    due: Type.Optional(
+      Type.Literal('none', { description: '`none`: tasks without a due date; keeps tasks only.' }),
+    ),
     due_before: Type.Optional(DateOnly),
     due_after: Type.Optional(DateOnly),
     updated_after: Type.Optional(Type.Union([DateOnly, Timestamp])),
@@ -209,6 +212,7 @@ export const AppliedFilters = Type.Object(
       Type.String({ description: 'The name of the person `assignee` was read as.' }),
     ),
     project_id: Type.Optional(Type.String()),
+    due: Type.Optional(Type.Literal('none')),
     project_name: Type.Optional(Type.String()),
     project: Type.Optional(
       Type.String({ description: 'Words of `project:` that name no project you can open.' }),

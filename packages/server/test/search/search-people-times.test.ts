@@ -114,3 +114,23 @@ test('any date phrase: a month, a span from today, a range, a deadline', async (
   const deadline = await ask('what needs to be done by 12/4')
   assert.equal(deadline.interpreted.filters.due_before, '2026-12-04')
 })
+
+test('what is missing: tasks nobody is assigned, tasks without a due date', async () => {
+  const unassigned = await ask('which tasks have nobody assigned?')
+  assert.equal(unassigned.interpreted.filters.assignee, 'none')
+  assert.ok(unassigned.results.length > 0)
+  for (const key of keys(unassigned))
+    assert.equal(bundle.tasks?.find((task) => task.key === key)?.assignee ?? null, null, key)
+  const undated = await ask('mobile tasks without a due date')
+  assert.equal(undated.interpreted.filters.due, 'none')
+  assert.ok(undated.results.length > 0)
+  for (const key of keys(undated))
+    assert.equal(bundle.tasks?.find((task) => task.key === key)?.due ?? null, null, key)
+  // The same, asked exactly.
+  const exact = await client(t.app, tokenOf(ws, 'ada-key')).post('/v1/search', {
+    query: 'mobile',
+    filters: { assignee: 'none', due: 'none' },
+  })
+  assert.equal(exact.status, 200, exact.body)
+  for (const hit of exact.json.results) assert.equal(hit.type, 'task')
+})
