@@ -37,6 +37,9 @@ export async function startInstance(
         LOG_LEVEL: 'info',
         RATE_LIMIT_READS_PER_MINUTE: '10000000',
         RATE_LIMIT_WRITES_PER_MINUTE: '10000000',
+        // Every client of the soak shares one address, as behind a proxy: its open loop and
+        // followers together would pass one client's connection limit.
+        HTTP_MAX_CONNECTIONS_PER_CLIENT: '0',
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },

@@ -20,8 +20,10 @@ export interface Minute extends MinuteEnd {
 
 /** Where the system stood at a minute's end, and the CPU it used during the minute. */
 export interface MinuteEnd {
-  /** Each instance's open file descriptors at the minute's end. */
+  /** Each instance's open file descriptors but sockets at the minute's end. */
   fds: number[]
+  /** Each instance's open sockets (client and database connections) at the minute's end. */
+  sockets: number[]
   /** Each instance's peak resident memory (MB) in the minute, read every 5 s and at its end. */
   rssMb: number[]
   dbMb: number
@@ -152,7 +154,7 @@ export function memoryVerdict(table: Minute[], tolerance = 0.1): string {
  * Whether memory and file descriptors trend upward over the load's second half: the
  * least-squares slope of each instance's minute peaks of RSS, in MB a minute (flat: at most
  * 0.25, a fifteenth of what a leak of the kind once found grew by), and the spread of its
- * open file descriptors (steady: within 10).
+ * open file descriptors other than sockets (steady: within 10; sockets follow the load).
  */
 export function trendVerdict(table: Minute[]): string {
   const minutes = table.filter((m) => m.sent > 0)
@@ -170,10 +172,11 @@ export function trendVerdict(table: Minute[]): string {
       xs.reduce((sum, x, k) => sum + (x - mx) * ((ys[k] ?? 0) - my), 0) /
       xs.reduce((sum, x) => sum + (x - mx) ** 2, 0)
     const fds = half.map((m) => m.fds[i] ?? 0)
+    const sockets = half.map((m) => m.sockets[i] ?? 0)
     const spread = Math.max(...fds) - Math.min(...fds)
     flat &&= slope <= 0.25 && spread <= 10
     parts.push(
-      `instance ${i + 1}: RSS ${slope >= 0 ? '+' : ''}${slope.toFixed(2)} MB/min, fds ${Math.min(...fds)}–${Math.max(...fds)}`,
+      `instance ${i + 1}: RSS ${slope >= 0 ? '+' : ''}${slope.toFixed(2)} MB/min, fds ${Math.min(...fds)}–${Math.max(...fds)}, sockets ${Math.min(...sockets)}–${Math.max(...sockets)}`,
     )
   }
   return `second half ${flat ? 'flat' : 'NOT flat'} (minutes ${half[0]?.minute}–${half.at(-1)?.minute}): ${parts.join('; ')}`
@@ -197,6 +200,10 @@ export function formatSoak(minutes: Minute[], routes: RouteSummary[]): string {
     ...instances.map((i): [string, (m: Minute) => string] => [
       `fds ${i + 1}`,
       (m) => String(m.fds[i] ?? 0),
+    ]),
+    ...instances.map((i): [string, (m: Minute) => string] => [
+      `sockets ${i + 1}`,
+      (m) => String(m.sockets[i] ?? 0),
     ]),
     ['DB MB', (m) => m.dbMb.toFixed(0)],
     ...instances.map((i): [string, (m: Minute) => string] => [

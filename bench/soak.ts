@@ -17,7 +17,15 @@
  *                         [--embedded] [--polls 20] [--streams 10]
  */
 import { spawnSync } from 'node:child_process'
-import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { parseArgs } from 'node:util'
@@ -176,7 +184,8 @@ async function soak(workload: Workload): Promise<boolean> {
   const serverCpu = instances.map(() => new CpuMeter())
   const pgCpu = new CpuMeter()
   const snapshot = async (m = -1): Promise<MinuteEnd> => ({
-    fds: instances.map((s) => openFiles(s.pid)),
+    fds: instances.map((s) => openFiles(s.pid).files),
+    sockets: instances.map((s) => openFiles(s.pid).sockets),
     rssMb: rss().map((mb, i) => Math.max(mb, peaks[m]?.[i] ?? 0)),
     dbMb: await dbMb(),
     cpu: instances.map((s, i) => serverCpu[i]?.read([s.pid]) ?? 0),
@@ -289,11 +298,12 @@ function progress(m: Minute): string {
 
 // Pino writes JSON lines (40 is warn); anything else in the log (a crash's stack) counts too.
 function warningLines(file: string): number {
+  // What `serve` prints for a person when it starts, beside its JSON log.
+  const startup = ['Workgraph is listening on', 'Dashboard:', 'API reference:']
   return readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => {
-      if (line.trim() === '' || line.includes('listening on') || line.startsWith('Dashboard:'))
-        return false
+      if (line.trim() === '' || startup.some((start) => line.startsWith(start))) return false
       try {
         return ((JSON.parse(line) as { level?: number }).level ?? 0) >= 40
       } catch {
@@ -302,13 +312,23 @@ function warningLines(file: string): number {
     }).length
 }
 
-// Open file descriptors of a process: sockets, the data folder's files, pipes.
-function openFiles(pid: number): number {
+// Open file descriptors of a process: sockets (connections, which come and go with the load)
+// apart from the rest (the data folder's files, pipes, timers), which a leak would grow.
+function openFiles(pid: number): { files: number; sockets: number } {
+  const open = { files: 0, sockets: 0 }
   try {
-    return readdirSync(`/proc/${pid}/fd`).length
+    for (const fd of readdirSync(`/proc/${pid}/fd`)) {
+      try {
+        if (readlinkSync(`/proc/${pid}/fd/${fd}`).startsWith('socket:')) open.sockets++
+        else open.files++
+      } catch {
+        // closed between the listing and the look
+      }
+    }
   } catch {
-    return 0
+    // the process has ended
   }
+  return open
 }
 
 // The size of a folder's files, in MB.
