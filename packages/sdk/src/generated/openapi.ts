@@ -2542,6 +2542,8 @@ export interface components {
             created_by?: string;
             /** @description The name of the person `created_by` was read as. */
             created_by_name?: string;
+            member?: string;
+            owner?: string;
         };
         /** SearchBudget */
         SearchBudget: {
@@ -2585,6 +2587,10 @@ export interface components {
             team?: string;
             /** @description `me`, a person or an integration id; keeps tasks, comments and activity. */
             created_by?: string;
+            /** @description `me` or a person id; keeps the projects they are on: as a member, through a team you can see, or as the owner. */
+            member?: string;
+            /** @description `me` or a person id; keeps the projects, canvases and objectives they own. */
+            owner?: string;
         };
         /** SearchHit */
         SearchHit: {
@@ -2750,6 +2756,8 @@ export interface components {
                         created_by?: string | null;
                         /** @description The name of the person `created_by` was read as. */
                         created_by_name?: string | null;
+                        member?: string | null;
+                        owner?: string | null;
                     };
                     /** @description Kinds searched. */
                     types: ("person" | "team" | "project" | "canvas" | "task" | "okr" | "comment" | "activity")[];

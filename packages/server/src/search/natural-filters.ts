@@ -194,6 +194,8 @@ export function readTeamWords(
     if (TASK_NOUNS.has(w)) kinds.add('task')
   }
   if (words.slice(0, 2).includes('who')) kinds.add('person')
+  // "what is the design team stuck on": a status is of tasks.
+  if (words.some((w) => statusWord(w))) kinds.add('task')
   if (kinds.size === 0 && !/['’]s$/.test(words[at] as string)) return null
   const name: string[] = []
   for (let i = at - 1; i >= 0 && name.length < 3; i--) {
@@ -223,6 +225,7 @@ export function readNaturalFilters(
   let time: NamedTime | null = null
   let mine: number[] | null = null
   let late: number | null = null
+  let plate = false
   const today = new Date(`${isoDay(now)}T00:00:00.000Z`)
   const monday = new Date(today.getTime() - ((today.getUTCDay() + 6) % 7) * DAY)
   const month = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth(), 1))
@@ -279,6 +282,11 @@ export function readNaturalFilters(
       time = { at: [i], from, to: new Date(from.getTime() + DAY) }
     } else if (w === 'overdue' || w === 'late') {
       late = i
+    } else if (w === 'my' && next === 'plate') {
+      // "what's on my plate": what the asker still has to do.
+      mine = [i, i + 1]
+      plate = true
+      i++
     } else if (w === 'my' || w === 'mine') {
       mine = mine ?? [i]
     } else if (w !== undefined && statusWord(w)) {
@@ -289,6 +297,10 @@ export function readNaturalFilters(
       })
     }
   }
+  // Late in other words: "slipped past their due date", "past due", "missed its deadline".
+  const lateRun = late === null ? readLate(words) : []
+  if (lateRun.length > 0) late = lateRun[0] as number
+  for (const at of lateRun) used.add(at)
   // What is missing: "nobody assigned", "unassigned", "without a due date".
   const missing = readMissing(words)
   if (missing.unassigned) filters.assignee ??= 'none'
@@ -325,7 +337,8 @@ export function readNaturalFilters(
       taskNouns.length > 0 ||
       time !== null ||
       late !== null ||
-      (s.blocking && (asked || /^(for|in|on|of)$/.test(words[(s.at.at(-1) ?? 0) + 1] ?? ''))) ||
+      (s.blocking && asked) ||
+      ((s.blocking || asked) && /^(for|in|on|of)$/.test(words[(s.at.at(-1) ?? 0) + 1] ?? '')) ||
       others.length === 0,
   )
   if (late !== null) {
@@ -339,9 +352,23 @@ export function readNaturalFilters(
   }
   const anyFilter =
     status !== undefined || late !== null || person.frame.length > 0 || missing.at.length > 0
-  if (mine && (taskNouns.length > 0 || anyFilter || mine.length === 3)) {
+  if (mine && (taskNouns.length > 0 || anyFilter || mine.length === 3 || plate)) {
     filters.assignee = filters.assignee ?? 'me'
+    if (plate) filters.status ??= [...OPEN_STATUSES]
     for (const at of mine) used.add(at)
+  } else {
+    // "my projects", "which projects am I on": the asker's projects; "my OKRs", "my canvases":
+    // what they own.
+    const onIt = runAt(words, ON_IT)
+    const owned = mine ? typeWords.filter((t) => t.kind === 'okr' || t.kind === 'canvas') : []
+    const projects = typeWords.some((t) => t.kind === 'project')
+    if (projects && (mine || onIt.length > 0)) {
+      filters.member ??= 'me'
+      for (const at of [...(mine ?? []), ...onIt]) used.add(at)
+    } else if (mine && owned.length > 0) {
+      filters.owner ??= 'me'
+      for (const at of mine) used.add(at)
+    }
   }
   const verb = (time?.at[0] ?? 0) - 1
   const changed = CHANGE_VERBS.test(words[verb] ?? '')
@@ -350,7 +377,9 @@ export function readNaturalFilters(
   const dueAt = time
     ? [verb, verb - 1, verb - 2, verb - 3].find((at) => at >= 0 && words[at] === 'due')
     : undefined
-  const deadline = time !== null && words[time.at[0] ?? 0] === 'by'
+  // "by Friday" is a deadline, and so is the time of what is on the asker's plate ("on my plate
+  // this week"): what is due by its end, what is overdue included.
+  const deadline = time !== null && (words[time.at[0] ?? 0] === 'by' || plate)
   const filtered = asked || anyFilter || health !== undefined || time !== null
   const kinds = listedKinds(words, typeWords, filtered, others)
   const listing = typeWords.filter((t) => kinds.includes(t.kind))
@@ -363,7 +392,7 @@ export function readNaturalFilters(
   // "due this week", "due tomorrow": the time is of the due date (inclusive days), and what is
   // due is what is still to do unless a status says otherwise.
   if (time && (dueAt !== undefined || deadline)) {
-    if (time.from) filters.due_after = filters.due_after ?? isoDay(time.from)
+    if (time.from && !plate) filters.due_after = filters.due_after ?? isoDay(time.from)
     if (time.to)
       filters.due_before = filters.due_before ?? isoDay(new Date(time.to.getTime() - DAY))
     filters.status = filters.status ?? [...OPEN_STATUSES]
@@ -435,17 +464,58 @@ const UNDATED = [
   ['without', 'a', 'deadline'],
 ]
 
+// Ways of saying the asker is on something: "which projects am I on".
+const ON_IT = [
+  ['am', 'i', 'on'],
+  ['am', 'i', 'in'],
+  ['i', 'am', 'on'],
+  ['i', 'am', 'in'],
+  ["i'm", 'on'],
+  ["i'm", 'in'],
+  ['i’m', 'on'],
+  ['i’m', 'in'],
+  ['am', 'i', 'part', 'of'],
+]
+
+// Ways of saying a task is late besides "overdue" and "late".
+const LATE = [
+  ['past', 'due'],
+  ['past', 'its', 'due', 'date'],
+  ['past', 'their', 'due', 'date'],
+  ['past', 'the', 'due', 'date'],
+  ['past', 'the', 'deadline'],
+  ['past', 'its', 'deadline'],
+  ['past', 'their', 'deadline'],
+  ['missed', 'its', 'deadline'],
+  ['missed', 'their', 'deadline'],
+  ['missed', 'the', 'deadline'],
+  ['missed', 'deadlines'],
+  ['behind', 'schedule'],
+  ['slipped'],
+]
+
+/** The words that say a task is late ("slipped past their due date", "past due"), by index. */
+function readLate(words: string[]): number[] {
+  const at = runAt(words, LATE)
+  // "slipped past their due date": the verb and the phrase after it are one.
+  const next = (at[0] ?? 0) + 1
+  const after = at.length === 1 ? runAt(words.slice(next), LATE.slice(0, -1)) : []
+  return after[0] === 0 ? [...at, ...after.map((k) => k + next)] : at
+}
+
+// The indexes of the first run of `runs` found in `words`, or none.
+function runAt(words: string[], runs: string[][]): number[] {
+  for (let i = 0; i < words.length; i++)
+    for (const run of runs)
+      if (run.every((word, k) => words[i + k] === word))
+        return Array.from({ length: run.length }, (_, k) => i + k)
+  return []
+}
+
 /** The words that say what a task lacks ("nobody assigned", "no due date"), by index. */
 function readMissing(words: string[]): { unassigned: boolean; undated: boolean; at: number[] } {
-  const found = (runs: string[][]) => {
-    for (let i = 0; i < words.length; i++)
-      for (const run of runs)
-        if (run.every((word, k) => words[i + k] === word))
-          return Array.from({ length: run.length }, (_, k) => i + k)
-    return []
-  }
-  const unassigned = found(UNASSIGNED)
-  const undated = found(UNDATED)
+  const unassigned = runAt(words, UNASSIGNED)
+  const undated = runAt(words, UNDATED)
   return {
     unassigned: unassigned.length > 0,
     undated: undated.length > 0,

@@ -23,7 +23,9 @@ export const STOP_WORDS = new Set(
   her hers it its they them their theirs this that these those there here what what's whats which
   who whom whose where where's when why how how's any all some each every no not only own same
   than too very just also please show find list give tell get see let let's know want need
-  latest current currently going happening happened update updates news regarding re vs up`
+  latest current currently going happening happened update updates news regarding re vs up
+  anything something everything anyone someone everybody anybody somebody now right moment
+  looking`
     .split(/\s+/)
     .filter(Boolean),
 )
@@ -58,6 +60,8 @@ export const TASK_NOUNS = new Set([
   'items',
   'work',
   'tickets',
+  'stuff',
+  'things',
 ])
 
 /** Words for tasks ("tasks", "items"): next to a filter they say what to list, not what to find. */

@@ -22,4 +22,8 @@ export interface SearchFilterValues {
   /** A team's id or name: its members, its projects, the tasks assigned to its members. */
   team?: string
   created_by?: string
+  /** `me` or a person's id: projects they are on, directly or through a team. */
+  member?: string
+  /** `me` or a person's id: projects, canvases and objectives they own. */
+  owner?: string
 }

@@ -33,6 +33,10 @@ export interface ResolvedFilters {
   /** A team the caller may see: its members, its projects, its members' tasks. */
   teamId?: string
   createdBy?: string
+  /** The projects, among those the caller may open, that the `member` filter's person is on. */
+  memberProjectIds?: string[]
+  /** The projects, canvases and objectives the caller may open that `owner`'s person owns. */
+  ownedIds?: string[]
 }
 
 // Kinds that have the field: a filter on it keeps only these (status: tasks only).
@@ -40,6 +44,8 @@ const TASK_ONLY: readonly SearchKind[] = ['task']
 const OBJECTIVES_ONLY: readonly SearchKind[] = ['okr']
 const TEAM_KINDS: readonly SearchKind[] = ['person', 'project', 'task']
 const AUTHORED: readonly SearchKind[] = ['task', 'comment', 'activity']
+const PROJECTS_ONLY: readonly SearchKind[] = ['project']
+const OWNED: readonly SearchKind[] = ['project', 'canvas', 'okr']
 
 /** The kinds a search with these filters can return, in the order given. */
 export function kindsFor(filters: ResolvedFilters, types: readonly SearchKind[]): SearchKind[] {
@@ -48,6 +54,8 @@ export function kindsFor(filters: ResolvedFilters, types: readonly SearchKind[])
   if (filters.objectiveIds) kinds = kinds.filter((type) => OBJECTIVES_ONLY.includes(type))
   if (filters.teamId) kinds = kinds.filter((type) => TEAM_KINDS.includes(type))
   if (filters.createdBy) kinds = kinds.filter((type) => AUTHORED.includes(type))
+  if (filters.memberProjectIds) kinds = kinds.filter((type) => PROJECTS_ONLY.includes(type))
+  if (filters.ownedIds) kinds = kinds.filter((type) => OWNED.includes(type))
   return kinds
 }
 
@@ -77,13 +85,28 @@ export async function resolveFilters(
   }
   if (values.assignee === 'none') resolved.unassigned = true
   if (values.due === 'none') resolved.undated = true
-  if (values.assignee !== undefined && values.assignee !== 'none') {
-    const id = values.assignee === 'me' ? me : values.assignee
+  // `me` or a person the caller may see; null for anyone else, hidden or unknown alike.
+  const seenPerson = async (value: string) => {
+    const id = value === 'me' ? me : value
     const seen = await sql<{ id: string }>`
       select p.id from people p where p.workspace_id = ${ws} and p.id = ${id}
         and ${visibility.person('p')}`.execute(db)
-    if (seen.rows.length === 0) return null
+    return seen.rows.length === 0 ? null : id
+  }
+  if (values.assignee !== undefined && values.assignee !== 'none') {
+    const id = await seenPerson(values.assignee)
+    if (id === null) return null
     resolved.assigneeId = id
+  }
+  if (values.member !== undefined) {
+    const id = await seenPerson(values.member)
+    if (id === null) return null
+    resolved.memberProjectIds = await projectsOfMember(db, visibility, id)
+  }
+  if (values.owner !== undefined) {
+    const id = await seenPerson(values.owner)
+    if (id === null) return null
+    resolved.ownedIds = await ownedBy(db, visibility, id)
   }
   if (values.team !== undefined) {
     const seen = await sql<{ id: string }>`
@@ -112,6 +135,39 @@ export async function resolveFilters(
     resolved.projectId = values.project_id
   }
   return resolved
+}
+
+/**
+ * The projects the caller may open that `person` is on: as a member, as the owner, or through a
+ * team the caller may see (a team hidden from the caller must not tell who is on it).
+ */
+async function projectsOfMember(db: Db, visibility: Visibility, person: string): Promise<string[]> {
+  const ws = visibility.principal.workspaceId
+  const found = await sql<{ id: string }>`
+    select r.id from resource_index r
+    join projects p on p.workspace_id = r.workspace_id and p.id = r.id
+    where r.workspace_id = ${ws} and r.type = 'project' and ${visibility.row('r')}
+      and (p.owner_id = ${person} or r.id in (
+        select pm.project_id from project_members pm
+        where pm.workspace_id = ${ws} and (pm.person_id = ${person} or pm.team_id in (
+          select m.team_id from team_members m
+          join teams t on t.workspace_id = m.workspace_id and t.id = m.team_id
+          where m.workspace_id = ${ws} and m.person_id = ${person} and ${visibility.team('t')}))))
+    order by r.id`.execute(db)
+  return found.rows.map((row) => row.id)
+}
+
+/** The projects, canvases and objectives the caller may open whose owner is `person`. */
+async function ownedBy(db: Db, visibility: Visibility, person: string): Promise<string[]> {
+  const ws = visibility.principal.workspaceId
+  const found = await sql<{ id: string }>`
+    select r.id from resource_index r
+    where r.workspace_id = ${ws} and ${visibility.row('r')} and r.id in (
+      select id from projects where workspace_id = ${ws} and owner_id = ${person}
+      union all select id from canvases where workspace_id = ${ws} and owner_id = ${person}
+      union all select id from objectives where workspace_id = ${ws} and owner_id = ${person})
+    order by r.id`.execute(db)
+  return found.rows.map((row) => row.id)
 }
 
 /**
@@ -254,9 +310,8 @@ export function indexFilter(
     parts.push(sql<boolean>`(${r('type')} = 'task' and ${tasksWhere(task)}
       or ${r('type')} = 'comment' and ${comments})`)
   }
-  if (filters.objectiveIds) {
-    parts.push(sql<boolean>`${r('id')} = any(${sql.val(filters.objectiveIds)}::text[])`)
-  }
+  for (const ids of [filters.objectiveIds, filters.memberProjectIds, filters.ownedIds])
+    if (ids) parts.push(sql<boolean>`${r('id')} = any(${sql.val(ids)}::text[])`)
   // People come from the directory, not the index (search.queries.ts): here, its projects and
   // the tasks assigned to its members.
   if (filters.teamId) {

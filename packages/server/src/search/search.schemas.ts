@@ -72,6 +72,22 @@ export const SearchFilters = Type.Object(
         description: '`me`, a person or an integration id; keeps tasks, comments and activity.',
       }),
     ),
+    member: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description:
+          '`me` or a person id; keeps the projects they are on: as a member, through a team you ' +
+          'can see, or as the owner.',
+      }),
+    ),
+    owner: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: '`me` or a person id; keeps the projects, canvases and objectives they own.',
+      }),
+    ),
   },
   { title: 'SearchFilters', additionalProperties: false },
 )
@@ -232,6 +248,8 @@ export const AppliedFilters = Type.Object(
     created_by_name: Type.Optional(
       Type.String({ description: 'The name of the person `created_by` was read as.' }),
     ),
+    member: Type.Optional(Type.String()),
+    owner: Type.Optional(Type.String()),
   },
   { title: 'SearchAppliedFilters' },
 )

@@ -70,7 +70,7 @@ export async function snapshotFor(
       (await api.post('/v1/search', { query: word, limit: 50, max_tokens: 20_000 })).json,
     )
   // Questions whose words are filters: kinds, an objective's health, times of completing and of
-  // change. What they filter by is computed from what the person may open, and only that.
+  // change, what the person is on or owns, what is late. What they filter by is computed from what the person may open, and only that.
   for (const query of [
     'which OKRs are off track',
     'objectives at risk',
@@ -86,6 +86,12 @@ export async function snapshotFor(
     "Person 1's tasks",
     'tasks assigned to Person 2',
     'assignee:"Person 0"',
+    'which projects am I on',
+    'my OKRs',
+    'my canvases',
+    "what's on my plate",
+    'tasks that slipped past their due date',
+    'anything due tomorow',
   ])
     add(
       `search ${query}`,
