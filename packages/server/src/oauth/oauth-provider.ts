@@ -135,6 +135,11 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
       const accountId = ctx.oidc.session?.accountId
       const clientId = ctx.oidc.client?.clientId
       if (!accountId || !clientId) return undefined
+      // The grant this browser approved last comes first: a person may hold several grants of one
+      // app (one per project pick), and which of them expires last is a matter of milliseconds.
+      const approvedHere = ctx.oidc.session?.grantIdFor(clientId)
+      const here = approvedHere ? await provider.Grant.find(approvedHere) : undefined
+      if (here?.accountId === accountId) return here
       const row = await db
         .selectFrom('oauth_artifacts')
         .select('grant_id')
@@ -142,6 +147,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
         .where('account_id', '=', accountId)
         .where('client_id', '=', clientId)
         .orderBy('expires_at', 'desc')
+        .orderBy('grant_id')
         .executeTakeFirst()
       return row?.grant_id ? provider.Grant.find(row.grant_id) : undefined
     },

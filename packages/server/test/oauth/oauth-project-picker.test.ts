@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
+import { hashSecret } from '../../src/access/secrets.ts'
 import type { ImportResult } from '../../src/bundle/import-bundle.ts'
 import { Browser, formOn } from '../harness/browser.ts'
 import { importOk, smallBundle } from '../harness/bundles.ts'
@@ -223,6 +224,36 @@ test('a grant re-approved with fewer projects narrows what the app made with it'
     { ...alice, projects: [id('open'), id('secret')] },
     { browser, scope: `${scope} task:read okr:read`, picker: false },
   )
+  assert.deepEqual(wide.pagesSeen, ['consent'])
   assert.deepEqual(await projectIds(wide.access_token), [id('open'), id('secret')].sort())
   assert.deepEqual(await projectIds(key.json.token), [id('secret')])
 })
+
+test("a browser comes back to the grant it approved, not to another of the person's grants", async () => {
+  const alice = person('alice')
+  const here = new Browser(t.origin)
+  const mine = await tokensFor({ ...alice, projects: [id('open')] }, { browser: here })
+  const elsewhere = await tokensFor({ ...alice, projects: [id('secret')] })
+  // The other browser's grant expires last, as one approved a moment later does.
+  await t.db.db
+    .updateTable('oauth_artifacts')
+    .set({ expires_at: new Date(Date.now() + 400 * 86_400_000) })
+    .where('model', '=', 'Grant')
+    .where('grant_id', 'in', [...(await grantIdsOf(elsewhere.access_token))])
+    .execute()
+  const again = await tokensFor({ ...alice }, { browser: here, picker: false })
+  assert.deepEqual(again.pagesSeen, [], 'remembered consent')
+  assert.deepEqual(await projectIds(again.access_token), [id('open')])
+  assert.deepEqual(await projectIds(mine.access_token), [id('open')])
+})
+
+// The grant an access token belongs to, from the token's row.
+async function grantIdsOf(accessToken: string): Promise<string[]> {
+  const rows = await t.db.db
+    .selectFrom('oauth_artifacts')
+    .select('grant_id')
+    .where('model', '=', 'AccessToken')
+    .where('id_hash', '=', hashSecret(accessToken))
+    .execute()
+  return rows.flatMap((row) => (row.grant_id ? [row.grant_id] : []))
+}
