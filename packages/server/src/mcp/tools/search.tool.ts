@@ -37,10 +37,17 @@ export const searchTool: ToolDefinition<SearchArgs> = {
       Type.Object(
         {
           query: Type.String({ minLength: 1, maxLength: 500 }),
-          // The words "done last week", "OKRs off track" and "the web team's tasks" say what
-          // these filters do, in fewer of the tokens a model reads on every turn.
+          // The words "done last week", "OKRs off track", "the web team's tasks" and "comments on
+          // the launch" say what these filters do, in fewer of the tokens a model reads on every
+          // turn; `fetch` and `activity` already tell what was said on a known id.
           filters: Type.Optional(
-            Type.Omit(SearchFilters, ['completed_after', 'completed_before', 'health', 'team']),
+            Type.Omit(SearchFilters, [
+              'completed_after',
+              'completed_before',
+              'health',
+              'team',
+              'on',
+            ]),
           ),
           types: Type.Optional(
             Type.Array(Type.Enum([...SEARCH_KINDS]), { minItems: 1, uniqueItems: true }),
@@ -63,6 +70,9 @@ export const searchTool: ToolDefinition<SearchArgs> = {
       'filters.updated_after': 'Date or time.',
       'filters.updated_before': 'Date or time.',
       'filters.created_by': 'me or a person id.',
+      'filters.due': 'none: no due date.',
+      'filters.member': 'me or a person id: their projects.',
+      'filters.owner': 'me or a person id: what they own.',
       types: 'Only these kinds.',
       limit: 'Hits per page.',
       cursor: CURSOR_NOTE,
