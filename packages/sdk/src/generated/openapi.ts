@@ -2544,6 +2544,9 @@ export interface components {
             created_by_name?: string;
             member?: string;
             owner?: string;
+            on?: string;
+            /** @description The title of what `on` was read as, from the query. */
+            on_title?: string;
         };
         /** SearchBudget */
         SearchBudget: {
@@ -2591,6 +2594,8 @@ export interface components {
             member?: string;
             /** @description `me` or a person id; keeps the projects, canvases and objectives they own. */
             owner?: string;
+            /** @description The id of a task, project, canvas or objective; keeps the comments on it. */
+            on?: string;
         };
         /** SearchHit */
         SearchHit: {
@@ -2758,6 +2763,9 @@ export interface components {
                         created_by_name?: string | null;
                         member?: string | null;
                         owner?: string | null;
+                        on?: string | null;
+                        /** @description The title of what `on` was read as, from the query. */
+                        on_title?: string | null;
                     };
                     /** @description Kinds searched. */
                     types: ("person" | "team" | "project" | "canvas" | "task" | "okr" | "comment" | "activity")[];

@@ -1,3 +1,4 @@
+import { readCommentSubject } from './comment-subject.ts'
 import { readNaturalFilters, readPersonWords, readTeamWords } from './natural-filters.ts'
 import { isoDay, isValidDay, overdue, shiftDay } from './question-dates.ts'
 import {
@@ -61,6 +62,11 @@ export interface ParsedQuestion {
    * team the caller may see.
    */
   team: { words: string[]; kinds: SearchKind[] } | null
+  /**
+   * Words that may title what the question asks comments on ("any discussion on the type scale
+   * task"): only when they name something the caller may open do they become the `on` filter.
+   */
+  on: { words: string[]; frame: string[]; kind: string | null } | null
   /** Kinds named with `type:`; null when the query names none. */
   types: SearchKind[] | null
   /**
@@ -223,10 +229,23 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
       words.map((w) => w.text),
       types,
     ),
+    on: commentSubject(words.map((w) => w.text)),
     types,
     workingOrOpen: state === 'working' && filters.status?.join() === 'in_progress',
     exact: normalizeTitle(searched.map((w) => w.text).join(' ')),
   }
+}
+
+// What the question asks comments on, with the words that frame it as text.
+function commentSubject(words: string[]): ParsedQuestion['on'] {
+  const subject = readCommentSubject(words)
+  return (
+    subject && {
+      words: subject.words,
+      frame: subject.frame.map((at) => words[at] as string),
+      kind: subject.kind,
+    }
+  )
 }
 
 /** A title as `exact` compares it: lower case, words separated by single spaces. */

@@ -26,6 +26,7 @@ import {
   resolvePersonName,
   resolveProjectName,
   resolveTeamName,
+  resolveTitled,
 } from './search-filters.ts'
 import { normalizeQuery } from './search-query.ts'
 
@@ -111,11 +112,38 @@ export async function runSearch(
       return !named.has(word) && !isKindWord(term.text)
     })
   }
+  // What the question asks comments on, named by its title among what the caller may open: a
+  // project keeps the comments in it, anything else those on it.
+  const subject =
+    question.on && values.on === undefined && values.project_id === undefined
+      ? await resolveTitled(
+          deps.db,
+          visibility,
+          question.on.words.join(' '),
+          question.on.kind
+            ? readableKinds.filter((kind) => kind === question.on?.kind)
+            : readableKinds,
+        )
+      : null
+  let onTitle: string | undefined
+  let projectName: string | undefined
+  if (subject && question.on) {
+    if (subject.type === 'project') {
+      values.project_id = subject.id
+      projectName = safeLine(subject.title)
+    } else {
+      values.on = subject.id
+      onTitle = safeLine(subject.title)
+    }
+    const named = new Set([...question.on.words, ...question.on.frame])
+    terms = terms.filter((term) => !named.has(term.text))
+  }
   // The kinds a question about a team's things names ("the web team's projects"), once the team
   // is one the caller may see.
   const teamKinds = team?.fromQuestion ? (question.team?.kinds ?? []) : []
-  const namedKinds = question.types ?? (teamKinds.length > 0 ? teamKinds : null)
-  let projectName: string | undefined
+  const namedKinds = subject
+    ? ['comment']
+    : (question.types ?? (teamKinds.length > 0 ? teamKinds : null))
   let unresolvedProject: string | undefined
   const projectWords = question.project?.words
     .split(/\s+/)
@@ -123,7 +151,7 @@ export async function runSearch(
     .filter((word) => !person?.words.includes(word) && !team?.words.includes(word))
     .filter((word) => !(team && word === 'team'))
     .join(' ')
-  if (question.project && projectWords && values.project_id === undefined) {
+  if (question.project && projectWords && values.project_id === undefined && !subject) {
     const project = await resolveProjectName(deps.db, visibility, projectWords)
     if (project) {
       values.project_id = project.id
@@ -145,6 +173,7 @@ export async function runSearch(
     ...(projectName ? { project_name: projectName } : {}),
     ...(person ? { [`${role}_name`]: safeLine(person.name) } : {}),
     ...(team ? { team_name: safeLine(team.name) } : {}),
+    ...(onTitle ? { on_title: onTitle } : {}),
     ...(unresolvedProject ? { project: safeLine(unresolvedProject) } : {}),
   }
   const interpreted: Static<typeof Interpreted> = {

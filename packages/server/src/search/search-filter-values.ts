@@ -26,4 +26,6 @@ export interface SearchFilterValues {
   member?: string
   /** `me` or a person's id: projects, canvases and objectives they own. */
   owner?: string
+  /** The id of what comments are on: keeps those comments. */
+  on?: string
 }

@@ -37,6 +37,8 @@ export interface ResolvedFilters {
   memberProjectIds?: string[]
   /** The projects, canvases and objectives the caller may open that `owner`'s person owns. */
   ownedIds?: string[]
+  /** What the comments are on, one the caller may open. */
+  onId?: string
 }
 
 // Kinds that have the field: a filter on it keeps only these (status: tasks only).
@@ -46,6 +48,7 @@ const TEAM_KINDS: readonly SearchKind[] = ['person', 'project', 'task']
 const AUTHORED: readonly SearchKind[] = ['task', 'comment', 'activity']
 const PROJECTS_ONLY: readonly SearchKind[] = ['project']
 const OWNED: readonly SearchKind[] = ['project', 'canvas', 'okr']
+const COMMENTS_ONLY: readonly SearchKind[] = ['comment']
 
 /** The kinds a search with these filters can return, in the order given. */
 export function kindsFor(filters: ResolvedFilters, types: readonly SearchKind[]): SearchKind[] {
@@ -56,6 +59,7 @@ export function kindsFor(filters: ResolvedFilters, types: readonly SearchKind[])
   if (filters.createdBy) kinds = kinds.filter((type) => AUTHORED.includes(type))
   if (filters.memberProjectIds) kinds = kinds.filter((type) => PROJECTS_ONLY.includes(type))
   if (filters.ownedIds) kinds = kinds.filter((type) => OWNED.includes(type))
+  if (filters.onId) kinds = kinds.filter((type) => COMMENTS_ONLY.includes(type))
   return kinds
 }
 
@@ -125,6 +129,14 @@ export async function resolveFilters(
         and ${visibility.integration('i')}`.execute(db)
     if (seen.rows.length === 0) return null
     resolved.createdBy = id
+  }
+  if (values.on !== undefined) {
+    const seen = await sql<{ id: string }>`
+      select r.id from resource_index r
+      where r.workspace_id = ${ws} and r.id = ${values.on} and r.type <> 'comment'
+        and ${visibility.row('r')}`.execute(db)
+    if (seen.rows.length === 0) return null
+    resolved.onId = values.on
   }
   if (values.project_id !== undefined) {
     const seen = await sql<{ id: string }>`
@@ -221,6 +233,37 @@ export async function resolveProjectName(
 }
 
 /**
+ * What a question asks comments on: among the tasks, projects, canvases and objectives of `kinds`
+ * the caller may open that have comments (which the caller may open too: a comment is visible
+ * exactly where what it is on is), the one whose title has every one of `words` (English stems or
+ * as written); the shortest such title, then the most recent. Null when none has.
+ */
+export async function resolveTitled(
+  db: Db,
+  visibility: Visibility,
+  words: string,
+  kinds: readonly string[],
+): Promise<{ id: string; type: string; title: string } | null> {
+  const ws = visibility.principal.workspaceId
+  const wanted = sql`plainto_tsquery('english', ${words})`
+  const commentable = kinds.filter((kind) => COMMENTABLE.includes(kind))
+  if (commentable.length === 0) return null
+  // The whole text's index finds the candidates; the title alone must then have the words.
+  const found = await sql<{ id: string; type: string; title: string }>`
+    select r.id, r.type, r.title from resource_index r
+    where r.workspace_id = ${ws} and r.type = any(${sql.val(commentable)}::text[])
+      and r.tsv @@ ${wanted} and ${visibility.row('r')}
+      and (to_tsvector('english', r.title) || to_tsvector('simple', r.title)) @@ ${wanted}
+      and exists (select from comments c where c.workspace_id = ${ws} and c.resource_id = r.id)
+    order by length(r.title), r.updated_at desc, r.id
+    limit 1`.execute(db)
+  return found.rows[0] ?? null
+}
+
+// The kinds a comment may be on.
+const COMMENTABLE = ['task', 'project', 'canvas', 'okr']
+
+/**
  * The team, among those the caller may see, that `words` name: its whole name, or else the one
  * whose name has every word ("web" names "Engineering — Web") when only one has. Null when none,
  * or several, do.
@@ -314,6 +357,10 @@ export function indexFilter(
     if (ids) parts.push(sql<boolean>`${r('id')} = any(${sql.val(ids)}::text[])`)
   // People come from the directory, not the index (search.queries.ts): here, its projects and
   // the tasks assigned to its members.
+  if (filters.onId) {
+    parts.push(sql<boolean>`${r('id')} in (select c.id from comments c
+        where c.workspace_id = ${ws} and c.resource_id = ${filters.onId})`)
+  }
   if (filters.teamId) {
     parts.push(sql<boolean>`(${r('type')} = 'project' and ${r('id')} in (
         select pm.project_id from project_members pm

@@ -88,6 +88,13 @@ export const SearchFilters = Type.Object(
         description: '`me` or a person id; keeps the projects, canvases and objectives they own.',
       }),
     ),
+    on: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 100,
+        description: 'The id of a task, project, canvas or objective; keeps the comments on it.',
+      }),
+    ),
   },
   { title: 'SearchFilters', additionalProperties: false },
 )
@@ -250,6 +257,10 @@ export const AppliedFilters = Type.Object(
     ),
     member: Type.Optional(Type.String()),
     owner: Type.Optional(Type.String()),
+    on: Type.Optional(Type.String()),
+    on_title: Type.Optional(
+      Type.String({ description: 'The title of what `on` was read as, from the query.' }),
+    ),
   },
   { title: 'SearchAppliedFilters' },
 )

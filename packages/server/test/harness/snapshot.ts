@@ -70,7 +70,7 @@ export async function snapshotFor(
       (await api.post('/v1/search', { query: word, limit: 50, max_tokens: 20_000 })).json,
     )
   // Questions whose words are filters: kinds, an objective's health, times of completing and of
-  // change, what the person is on or owns, what is late. What they filter by is computed from what the person may open, and only that.
+  // change, what the person is on or owns, what is late, comments on a thing named by its title. What they filter by is computed from what the person may open, and only that.
   for (const query of [
     'which OKRs are off track',
     'objectives at risk',
@@ -92,6 +92,8 @@ export async function snapshotFor(
     "what's on my plate",
     'tasks that slipped past their due date',
     'anything due tomorow',
+    'any discussion on zorb',
+    'comments on the zorb task',
   ])
     add(
       `search ${query}`,
