@@ -57,6 +57,8 @@ export type Person = Schemas['Person']
 export type Team = Schemas['Team']
 /** The workspace record. */
 export type Workspace = Schemas['Workspace']
+/** Who the token acts as, and what it may do (`GET /v1/me`). */
+export type Me = Schemas['Me']
 /** An entry of the activity stream. */
 export type ActivityEntry = Schemas['ActivityEntry']
 /** One change of the change feed. */

@@ -29,6 +29,7 @@ export const COVERAGE = {
   getLiveness: { method: 'health.liveness' },
   getReadiness: { method: 'health.readiness' },
   getWorkspace: { method: 'workspace.get' },
+  getMe: { method: 'me.get' },
   listPeople: { method: 'people.list' },
   getPerson: { method: 'people.get' },
   listTeams: { method: 'teams.list' },

@@ -39,6 +39,7 @@ export type {
 } from './resources/changes.ts'
 export type { Comments } from './resources/comments.ts'
 export type { Health } from './resources/health.ts'
+export type { MeResource } from './resources/me.ts'
 export type {
   AuthorizeParams,
   CodeExchange,

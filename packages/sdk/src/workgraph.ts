@@ -6,6 +6,7 @@ import { Canvases } from './resources/canvases.ts'
 import { Changes } from './resources/changes.ts'
 import { Comments } from './resources/comments.ts'
 import { Health } from './resources/health.ts'
+import { MeResource } from './resources/me.ts'
 import { OAuth } from './resources/oauth.ts'
 import { OAuthGrants } from './resources/oauth-grants.ts'
 import { Okrs } from './resources/okrs.ts'
@@ -86,6 +87,8 @@ export class Workgraph {
   readonly resources: Resources
   /** The workspace the token belongs to. */
   readonly workspace: WorkspaceResource
+  /** Who the token acts as, and what it may do. */
+  readonly me: MeResource
   /** People of the workspace. */
   readonly people: People
   /** Teams of the workspace. */
@@ -131,6 +134,7 @@ export class Workgraph {
     this.changes = new Changes(this.#transport)
     this.resources = new Resources(this.#transport)
     this.workspace = new WorkspaceResource(this.#transport)
+    this.me = new MeResource(this.#transport)
     this.people = new People(this.#transport)
     this.teams = new Teams(this.#transport)
     this.tokens = new Tokens(this.#transport)

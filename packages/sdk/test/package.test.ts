@@ -224,6 +224,9 @@ test('every operation of docs/openapi.json has an SDK method, and each works thr
   assert.equal((await wg.health.readiness()).lastResponse.status, 200)
   const workspace = await wg.workspace.get()
   assert.equal(workspace.id, ws.workspace_id)
+  const me = await wg.me.get()
+  assert.equal(me.actor.id, id('olive'))
+  assert.equal(me.credential.type, 'api_key')
   assert.ok((await wg.people.list({ limit: 2 }).firstPage()).data.length > 0)
   assert.equal((await wg.people.get(id('alice'))).name, 'Alice Member')
   const team = (await wg.teams.list().firstPage()).data[0]

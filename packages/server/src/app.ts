@@ -8,6 +8,7 @@ import { kindsWith } from './catalogue/catalogue.ts'
 import { accessRoutes } from './graph/access/access.routes.ts'
 import { ChangeFeed } from './graph/changes/change-feed.ts'
 import { changeRoutes } from './graph/changes/changes.routes.ts'
+import { meRoutes } from './graph/me/me.routes.ts'
 import { resourceRoutes } from './graph/resources/resources.routes.ts'
 import { healthRoutes } from './health/health.routes.ts'
 import { installAuthentication } from './http/authentication.ts'
@@ -149,6 +150,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(searchRoutes(deps))
   await app.register(summaryRoutes(deps))
   await app.register(attentionRoutes(deps))
+  await app.register(meRoutes(deps))
   await app.register(tokenRoutes(deps))
   await app.register(auditRoutes(deps))
   await app.register(webhookRoutes(deps))

@@ -438,6 +438,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/me": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Who the token acts as, and what it may do */
+        get: operations["getMe"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/tokens": {
         parameters: {
             query?: never;
@@ -1972,6 +1989,37 @@ export interface components {
         LinkPage: {
             data: components["schemas"]["Link"][];
             next_cursor: string | null;
+        };
+        /** Me */
+        Me: {
+            /** @constant */
+            type: "me";
+            /** @description Who the token acts as. */
+            actor: {
+                /** @description Use it wherever a person id is asked, or say `me`. */
+                id: string;
+                /** @enum {unknown} */
+                type: "person" | "integration";
+                name: string;
+                role: ("owner" | "admin" | "member" | "guest") | null;
+                url: string | null;
+            };
+            workspace: {
+                id: string;
+                url: string;
+            };
+            /** @description The credential of this request. */
+            credential: {
+                /** @description The key's or token's id; for an OAuth access token, its grant's. */
+                id: string;
+                /** @enum {unknown} */
+                type: "api_key" | "workspace_token" | "oauth";
+                client_id: string | null;
+                /** @description What it may do, sorted. */
+                scopes: string[];
+                project_ids: string[] | null;
+                expires_at: string | null;
+            };
         };
         /** OAuthError */
         OAuthError: {
@@ -3945,7 +3993,7 @@ export interface operations {
                 cursor?: string;
                 /** @description Only tasks of this project (404 if you cannot open it). */
                 project_id?: string;
-                /** @description Only tasks assigned to this person (404 if you cannot see them). */
+                /** @description Only tasks assigned to this person, or `me` (404 if you cannot see them). */
                 assignee_id?: string;
                 /** @description Only these statuses (repeat for several). */
                 status?: ("todo" | "in_progress" | "blocked" | "done")[];
@@ -4679,6 +4727,35 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["SummaryAnswer"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    getMe: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Me"];
                 };
             };
             429: components["responses"]["RateLimited"];

@@ -29,6 +29,7 @@ export const OPERATIONS = {
   search: { method: 'POST', path: '/v1/search' },
   getResourceSummary: { method: 'GET', path: '/v1/resources/{id}/summary' },
   getAttention: { method: 'GET', path: '/v1/attention' },
+  getMe: { method: 'GET', path: '/v1/me' },
   listTokens: { method: 'GET', path: '/v1/tokens' },
   createApiKey: { method: 'POST', path: '/v1/api-keys' },
   rotateApiKey: { method: 'POST', path: '/v1/api-keys/{id}/rotate' },

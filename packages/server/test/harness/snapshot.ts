@@ -41,6 +41,7 @@ export async function snapshotFor(
   const parts: unknown[] = []
   const add = (label: string, json: unknown) => parts.push([label, json])
   for (const list of [
+    '/v1/me',
     '/v1/workspace',
     '/v1/projects',
     '/v1/canvases',
@@ -50,7 +51,8 @@ export async function snapshotFor(
     '/v1/teams',
     '/v1/activity',
   ]) {
-    add(list, (await api.get(`${list}${list === '/v1/workspace' ? '' : '?limit=100'}`)).json)
+    const whole = list === '/v1/workspace' || list === '/v1/me'
+    add(list, (await api.get(`${list}${whole ? '' : '?limit=100'}`)).json)
   }
   for (const key of keys) {
     const id = result.ids[key]

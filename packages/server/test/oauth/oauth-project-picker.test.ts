@@ -217,6 +217,14 @@ test('a grant re-approved with fewer projects narrows what the app made with it'
   )
   assert.deepEqual(narrowed.pagesSeen, ['consent'])
   assert.deepEqual(await projectIds(narrowed.access_token), [id('secret')])
+  // The token tells what it is: the app's, of the grant, fenced to what was picked.
+  const me = await client(t.app, narrowed.access_token).get('/v1/me')
+  assert.equal(me.status, 200, me.body)
+  assert.equal(me.json.actor.id, id('alice'))
+  assert.equal(me.json.credential.type, 'oauth')
+  assert.equal(me.json.credential.client_id, web.id)
+  assert.deepEqual([me.json.credential.id], await grantIdsOf(narrowed.access_token))
+  assert.deepEqual(me.json.credential.project_ids, [id('secret')])
   assert.deepEqual(await projectIds(both.access_token), [id('secret')], 'the same grant')
   assert.deepEqual(await projectIds(key.json.token), [id('secret')])
   // Picking more again widens the grant's own tokens, never what was made under the narrower one.

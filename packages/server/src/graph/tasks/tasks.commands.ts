@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import type { Static } from 'typebox'
 import { syncResourceIndex } from '../../access/resource-index.ts'
 import { canOpen } from '../../access/visibility.ts'
+import { personOrMe } from '../../api/me-reference.ts'
 import { notFound } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
 import { idKind, newId } from '../../lib/ids.ts'
@@ -27,9 +28,10 @@ type Task = Static<typeof TaskRecord>
  */
 export async function createTask(
   w: WriteContext,
-  input: Static<typeof CreateTaskBody>,
+  body: Static<typeof CreateTaskBody>,
 ): Promise<Task> {
   const ws = w.principal.workspaceId
+  const input = { ...body, assignee_id: personOrMe(body.assignee_id, w.principal, '/assignee_id') }
   requireText('/title', input.title)
   await requireVisible(w.trx, w.visibility, [
     ['/project_id', 'project', input.project_id],
@@ -127,9 +129,10 @@ export function completeTask(w: WriteContext, taskId: string): Promise<Task> {
 export async function updateTask(
   w: WriteContext,
   taskId: string,
-  input: Static<typeof UpdateTaskBody>,
+  body: Static<typeof UpdateTaskBody>,
 ): Promise<Task> {
   const ws = w.principal.workspaceId
+  const input = { ...body, assignee_id: personOrMe(body.assignee_id, w.principal, '/assignee_id') }
   if (idKind(taskId) !== 'task' || !(await canOpen(w.trx, w.visibility, taskId))) throw notFound()
   requireText('/title', input.title)
   await requireVisible(w.trx, w.visibility, [['/assignee_id', 'person', input.assignee_id]])

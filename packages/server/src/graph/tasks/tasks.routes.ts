@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { authenticated } from '../../api/authenticated.ts'
 import { listResponse } from '../../api/list-response.ts'
+import { personOrMe } from '../../api/me-reference.ts'
 import { requireVisible } from '../../api/require-visible.ts'
 import { IdParams, Page } from '../../api/schemas.ts'
 import type { AppDeps } from '../../app-deps.ts'
@@ -29,7 +30,10 @@ export function taskRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
       },
       async (request) => {
         const { visibility } = authenticated(request)
-        const { query } = request
+        const query = {
+          ...request.query,
+          assignee_id: personOrMe(request.query.assignee_id, visibility.principal, '/assignee_id'),
+        }
         await requireVisible(deps.db, visibility, [
           ['/project_id', 'project', query.project_id],
           ['/assignee_id', 'person', query.assignee_id],

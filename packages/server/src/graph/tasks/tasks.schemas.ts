@@ -34,7 +34,7 @@ export const ListTasksQuery = Type.Object(
     ),
     assignee_id: Type.Optional(
       Type.String({
-        description: 'Only tasks assigned to this person (404 if you cannot see them).',
+        description: 'Only tasks assigned to this person, or `me` (404 if you cannot see them).',
       }),
     ),
     status: Type.Optional(
@@ -65,7 +65,7 @@ export const CreateTaskBody = Type.Object(
     ),
     parent_id: Reference('The task this one is a subtask of.'),
     canvas_id: Reference("A canvas the task comes from; it must be in the task's project."),
-    assignee_id: Reference("A person who can open the task's project."),
+    assignee_id: Reference("A person who can open the task's project, or `me`."),
     due: Type.Optional(Nullable(DateOnly)),
     status: Type.Optional(Type.Enum([...TASK_STATUSES], { default: 'todo' })),
   },
@@ -89,7 +89,7 @@ export const UpdateTaskBody = Type.Object(
         description: '`done` completes the task; another status reopens a done one.',
       }),
     ),
-    assignee_id: Reference("A person who can open the task's project, or null to unassign."),
+    assignee_id: Reference("A person who can open the task's project, `me`, or null to unassign."),
     due: Type.Optional(Nullable(DateOnly)),
   },
   {

@@ -56,7 +56,7 @@ export const createTaskTool: ToolDefinition<Keyed<Static<typeof CreateTaskBody>>
     project_id: 'Its project.',
     parent_id: 'Parent task: a subtask.',
     canvas_id: 'Canvas it is planned on.',
-    assignee_id: 'Person id.',
+    assignee_id: 'Person id, or me.',
     due: 'YYYY-MM-DD.',
     status: 'Default todo.',
   }),
@@ -101,7 +101,7 @@ export const updateTaskTool: ToolDefinition<Keyed<{ task_id: string } & UpdateTa
         title: 'One line.',
         description: 'Markdown.',
         status: 'done completes it; another reopens it.',
-        assignee_id: 'Person id; null unassigns.',
+        assignee_id: 'Person id or me; null unassigns.',
         due: 'YYYY-MM-DD; null clears.',
       },
     )

@@ -1,0 +1,24 @@
+import type { Principal } from '../access/principal.ts'
+import { ruleBroken } from '../writes/business-rule.ts'
+
+/** The word a caller may give wherever a person id is asked for: the person the token acts as. */
+export const ME = 'me'
+
+/**
+ * A person reference with `me` read as the caller's own id; any other value as given. A token
+ * acting as an integration is no person, and says so as a 422 at `path`, rather than the 404 of
+ * an id it could not have known.
+ */
+export function personOrMe<T extends string | null | undefined>(
+  value: T,
+  principal: Principal,
+  path: string,
+): T | string {
+  if (value !== ME) return value
+  if (principal.actorKind !== 'person')
+    throw ruleBroken(
+      path,
+      '`me` names the person a token acts as; this token acts as an integration',
+    )
+  return principal.actorId
+}
