@@ -163,6 +163,7 @@ async function crawlReads(): Promise<void> {
   await call('getLiveness', 'GET', '/healthz', { as: null })
   await call('getReadiness', 'GET', '/readyz', { as: null })
   await read('getWorkspace', '/v1/workspace')
+  await read('getMe', '/v1/me')
   await read('listPeople', '/v1/people')
   await read('getPerson', `/v1/people/${id('alice')}`)
   await read('listTeams', '/v1/teams')
