@@ -2654,6 +2654,8 @@ export interface components {
             /** @description Canvases only. */
             summary?: string;
             due?: string | null;
+            /** @description Tasks: due before today (UTC) and not done, as `overdue` reads it. */
+            overdue?: boolean;
             /** @description Tasks and projects: their status. */
             status?: string;
             assignee?: string | null;
@@ -2726,6 +2728,8 @@ export interface components {
                     /** @description Canvases only. */
                     summary?: string | null;
                     due?: string | null;
+                    /** @description Tasks: due before today (UTC) and not done, as `overdue` reads it. */
+                    overdue?: boolean;
                     /** @description Tasks and projects: their status. */
                     status?: string | null;
                     assignee?: (string | null) | null;

@@ -189,6 +189,11 @@ export const SearchHit = Type.Object(
     title: Type.String(),
     summary: Type.Optional(Type.String({ description: 'Canvases only.' })),
     due: Type.Optional(Nullable(DateOnly)),
+    overdue: Type.Optional(
+      Type.Boolean({
+        description: 'Tasks: due before today (UTC) and not done, as `overdue` reads it.',
+      }),
+    ),
     status: Type.Optional(Type.String({ description: 'Tasks and projects: their status.' })),
     assignee: Type.Optional(
       Nullable(

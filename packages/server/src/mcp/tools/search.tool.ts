@@ -111,7 +111,7 @@ function render(query: string, body: SearchAnswer): string {
       ...(hit.status ? [hit.status] : []),
       ...(hit.assignee ? [`assigned to ${hit.assignee}`] : []),
       ...(hit.path ? [`in ${data(hit.path, 80)}`] : []),
-      ...(hit.due ? [`due ${hit.due}`] : []),
+      ...(hit.due ? [`due ${hit.due}${hit.overdue ? ', overdue' : ''}`] : []),
       ...okrWords(hit),
       `updated ${hit.citation.updated_at}`,
     ]
