@@ -18,7 +18,7 @@ export function personOrMe<T extends string | null | undefined>(
   if (principal.actorKind !== 'person')
     throw ruleBroken(
       path,
-      '`me` names the person a token acts as; this token acts as an integration',
+      'Only a token acting as a person may say `me`; this one acts as an integration.',
     )
   return principal.actorId
 }

@@ -2,28 +2,16 @@ import type { Caller } from '../../access/caller.ts'
 import { openableIds } from '../../access/visibility.ts'
 import type { Db } from '../../db/database.ts'
 
-/** The caller's own name and role, as stored: a token may always know whom it acts as. */
-export async function findActor(
-  db: Db,
-  caller: Caller,
-): Promise<{ name: string; role: string | null } | null> {
+/** The caller's own name, as stored (null if removed): a token may always know whom it acts as. */
+export async function actorName(db: Db, caller: Caller): Promise<string | null> {
   const { workspaceId, actorId, actorKind } = caller.principal
-  if (actorKind === 'person') {
-    const person = await db
-      .selectFrom('people')
-      .select(['name', 'role'])
-      .where('workspace_id', '=', workspaceId)
-      .where('id', '=', actorId)
-      .executeTakeFirst()
-    return person ?? null
-  }
-  const integration = await db
-    .selectFrom('integrations')
+  const row = await db
+    .selectFrom(actorKind === 'person' ? 'people' : 'integrations')
     .select('name')
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', actorId)
     .executeTakeFirst()
-  return integration ? { name: integration.name, role: null } : null
+  return row?.name ?? null
 }
 
 /**

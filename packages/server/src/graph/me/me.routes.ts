@@ -2,8 +2,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import type { Static } from 'typebox'
 import type { Caller } from '../../access/caller.ts'
 import { authenticated } from '../../api/authenticated.ts'
+import { ProblemError } from '../../api/problem-catalogue.ts'
 import type { AppDeps } from '../../app-deps.ts'
-import { fencedProjectsStillOpen, findActor } from './me.queries.ts'
+import { actorName, fencedProjectsStillOpen } from './me.queries.ts'
 import { MeRecord } from './me.schemas.ts'
 
 /**
@@ -31,17 +32,18 @@ export function meRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
 
 async function presentMe(deps: AppDeps, caller: Caller): Promise<Static<typeof MeRecord>> {
   const { principal, credential } = caller
-  const actor = await findActor(deps.db, caller)
-  // The token's actor was read with it in the same request; a vanished one is a server fault.
-  if (!actor) throw new Error('the authenticated actor no longer exists')
+  const name = await actorName(deps.db, caller)
+  // Removed since the token was read, a moment ago: the token no longer acts as anyone.
+  if (name === null)
+    throw new ProblemError('invalid_token', 'The token is malformed, unknown or revoked.')
   const isPerson = principal.actorKind === 'person'
   return {
     type: 'me',
     actor: {
       id: principal.actorId,
       type: principal.actorKind,
-      name: actor.name,
-      role: isPerson ? (actor.role as 'owner' | 'admin' | 'member' | 'guest') : null,
+      name,
+      role: isPerson ? principal.role : null,
       url: isPerson
         ? deps.urls.resource(principal.workspaceId, 'person', principal.actorId).url
         : null,
