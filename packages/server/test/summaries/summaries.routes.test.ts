@@ -56,6 +56,15 @@ before(async () => {
     owner: 'alice',
     links: ['late'],
   })
+  bundle.okrs?.push({
+    key: 'o-open',
+    title: 'Ship the open project',
+    session: '2026-Q4',
+    owner: 'alice',
+    project: 'open',
+    visibility: 'workspace',
+    key_results: [{ key: 'kr-open', title: 'Steps done', target: 100, current: 10 }],
+  })
   bundle.comments?.push({
     key: 'evil',
     on: 'late',
@@ -272,6 +281,8 @@ test('a project summary says counts, what is overdue and the latest activity, fi
   )
   assert.match(text, /The latest activity: on \d{4}-\d\d-\d\d, .* \[\d+\]\./)
   assert.equal(facts.overdue_tasks, 1)
+  // Its objective's health beside its progress: 10 % with most of the quarter gone.
+  assert.match(text, /Objective “Ship the open project” \[\d+\] \(2026-Q4\) is at 10%, off track\./)
 })
 
 test('text people wrote is quoted as data, never phrased as an instruction', async () => {

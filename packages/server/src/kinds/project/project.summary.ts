@@ -1,5 +1,6 @@
 import { listActivity } from '../../activity/activity.queries.ts'
 import { listCanvases } from '../../graph/canvases/canvases.queries.ts'
+import { okrHealth } from '../../graph/okrs/okr-health.ts'
 import { listOkrs } from '../../graph/okrs/okrs.queries.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
 import { activityNeighbours, sayActivity } from '../../summaries/summary-activity.ts'
@@ -99,8 +100,13 @@ export async function summarizeProject(
     b.sayQuote`Its description says${quotedField({ id: project.id, updated_at: project.updated_at.toISOString(), field: 'description' }, project.description)}.`
   for (const okr of okrs) {
     const ref = mentions.ref(okr.id)
+    // Its health beside its progress: whether 40 % is good news depends on how much of the
+    // period is gone, the question a reader asks next.
+    const confidence = okr.confidence === null ? null : Number(okr.confidence)
+    const health = okrHealth(okr.progress, confidence, okr.session, new Date(ctx.today))
+    const verdict = health ? `, ${health.verdict.replace('_', ' ')}` : ''
     if (ref)
-      b.say`Objective ${named(ref)} (${okr.session}) is at ${Math.round(okr.progress * 100)}%.`
+      b.say`Objective ${named(ref)} (${okr.session}) is at ${Math.round(okr.progress * 100)}%${verdict}.`
   }
   const canvasRefs = canvases.flatMap((c) => mentions.ref(c.id) ?? [])
   if (canvasRefs.length > 0) b.say`Its canvases include ${listing(canvasRefs.map(named))}.`
