@@ -1,5 +1,5 @@
 import type { Principal } from '../access/principal.ts'
-import { ruleBroken } from '../writes/business-rule.ts'
+import { ProblemError } from './problem-catalogue.ts'
 
 /** The word a caller may give wherever a person id is asked for: the person the token acts as. */
 export const ME = 'me'
@@ -15,10 +15,9 @@ export function personOrMe<T extends string | null | undefined>(
   path: string,
 ): T | string {
   if (value !== ME) return value
-  if (principal.actorKind !== 'person')
-    throw ruleBroken(
-      path,
-      'Only a token acting as a person may say `me`; this one acts as an integration.',
-    )
+  if (principal.actorKind !== 'person') {
+    const message = 'Only a token acting as a person may say `me`; this one acts as an integration.'
+    throw new ProblemError('validation_failed', message, { errors: [{ path, message }] })
+  }
   return principal.actorId
 }
