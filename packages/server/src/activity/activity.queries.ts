@@ -7,6 +7,7 @@ import { newestFirstAfter } from '../db/keyset.ts'
 import type { ActivityTable } from '../db/tables/activity.table.ts'
 import type { CursorPosition } from '../lib/cursor.ts'
 import { idKind } from '../lib/ids.ts'
+import { showChangedPeople } from './changed-people.ts'
 
 /** An activity row with its subject's current title (null when the token may not read its type). */
 export type ActivityRow = Omit<
@@ -130,11 +131,13 @@ export async function listActivity(
   if (filters.concerning) query = query.where(concerning(visibility, filters.concerning))
   if (filters.since) query = query.where('a.created_at', '>=', new Date(filters.since))
   if (filters.verbs?.length) query = query.where('a.verb', 'in', [...filters.verbs])
-  return query
+  const rows = await query
     .orderBy('a.created_at', 'desc')
     .orderBy('a.id', 'desc')
     .limit(limit + 1)
     .execute()
+  // Every reader of activity reads through here, so none is shown a person it may not see.
+  return showChangedPeople(db, { visibility, readableKinds: titleTypes }, rows)
 }
 
 // Entries whose subject, or a resource they mention, is a task assigned to or an objective owned

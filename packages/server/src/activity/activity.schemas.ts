@@ -3,6 +3,28 @@ import { Nullable, PagingQuery, RecordBase } from '../api/schemas.ts'
 import { ACTIVITY_VERBS } from '../catalogue/verbs.ts'
 
 /**
+ * The fields a change changed (docs/api.md, "Field changes"): each with its value before and
+ * after, and for a person's field the names of the people the reader may see.
+ */
+export const FieldChanges = Type.Record(
+  Type.String(),
+  Type.Object(
+    {
+      from: Type.Unknown(),
+      to: Type.Unknown(),
+      from_name: Type.Optional(Nullable(Type.String())),
+      to_name: Type.Optional(Nullable(Type.String())),
+    },
+    { title: 'FieldChange' },
+  ),
+  {
+    description:
+      'Fields of the subject that changed, with their values before and after. A person the ' +
+      'caller may not see is null; `from_name` and `to_name` name people where the token reads them.',
+  },
+)
+
+/**
  * The activity record (docs/api.md, "Records"). Titles come from the current subject, never a
  * stored copy.
  */
@@ -26,9 +48,7 @@ export const ActivityRecord = Type.Object(
       }),
     ),
     project_id: Nullable(Type.String()),
-    changes: Type.Record(Type.String(), Type.Object({ from: Type.Unknown(), to: Type.Unknown() }), {
-      description: 'Fields of the subject that changed, with their values before and after.',
-    }),
+    changes: FieldChanges,
   },
   { title: 'ActivityEntry' },
 )

@@ -1,6 +1,7 @@
 import type { ServerEvent, ServerEventBus } from '@modelcontextprotocol/server'
 import type { Caller } from '../access/caller.ts'
 import { openableIds } from '../access/visibility.ts'
+import { showChangedPeople } from '../activity/changed-people.ts'
 import type { ChangeRow } from '../graph/changes/changes.queries.ts'
 import { CHANGE_KINDS } from '../graph/changes/changes.schemas.ts'
 import type { FeedFollower, FollowedBatch } from '../graph/changes/feed-followers.ts'
@@ -100,7 +101,11 @@ export class CallerChangeBus implements ServerEventBus, FeedFollower {
     // Each batch is read as a request made now would be: access may have changed, or ended.
     const caller = await this.#caller()
     if (!caller) return
-    const shown = await visibleTo(this.#session, caller, rows)
+    const shown = await showChangedPeople(
+      this.#session.deps.db,
+      caller,
+      await visibleTo(this.#session, caller, rows),
+    )
     for (let i = 0; i < shown.length; i += CHANGES_PER_NOTIFICATION) {
       const part = shown.slice(i, i + CHANGES_PER_NOTIFICATION)
       const last = i + CHANGES_PER_NOTIFICATION >= shown.length

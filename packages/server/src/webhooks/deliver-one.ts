@@ -68,7 +68,7 @@ export async function viewsOfOwners(
     const links = await openableLinks(
       deps.db,
       access,
-      group.flatMap((claim) => [...linkedIds(claim.row.data.object)]),
+      group.flatMap((claim) => [...linkedIds(claim.row.data)]),
     )
     views.set(key, {
       access,
@@ -124,7 +124,7 @@ export async function deliverOne(
       workspaceId: row.workspace_id,
       createdAt: row.event_at,
     },
-    object: redactLinks(row.data.object, view.links),
+    data: redactLinks(row.data, view.links),
     deliveryId: claimed.id,
     attempt: claimed.attempt,
     sentAt: Math.floor(startedAt.getTime() / 1000),

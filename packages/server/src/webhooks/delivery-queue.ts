@@ -17,12 +17,19 @@ const LEASE_MS = 60_000
 // Endpoints locked per round at most; the rest wait for the next one.
 const ENDPOINTS_PER_ROUND = 100
 
+/** An event's data as the outbox holds it: every link included. */
+export interface EventData {
+  object: Record<string, unknown>
+  /** The earlier values of the object's fields an update changed. */
+  previous_attributes?: Record<string, unknown>
+}
+
 /** The endpoint, its event and its owner's standing, read with the claim (one statement). */
 export interface DeliveryRow extends Selectable<WebhookEndpointsTable> {
   type: string
   subject_id: string
   subject_type: string
-  data: { object: Record<string, unknown> }
+  data: EventData
   event_at: Date
   acl_epoch: string | number
   owner_role: Role | null

@@ -1,3 +1,4 @@
+import type { EventData } from './delivery-queue.ts'
 import { serviceSignature, standardSignature } from './webhook-signature.ts'
 
 /** The event as the outbox holds it. */
@@ -11,8 +12,8 @@ export interface OutboxEvent {
 /** One attempt of one delivery: what goes into its signed bytes. */
 export interface AttemptInput {
   event: OutboxEvent
-  /** The event's object, already redacted for the endpoint's owner. */
-  object: Record<string, unknown>
+  /** The event's data (its object, and what an update changed), redacted for the endpoint's owner. */
+  data: EventData
   deliveryId: string
   attempt: number
   /** Unix seconds; inside the signed body, so a captured request goes stale. */
@@ -44,7 +45,7 @@ export function buildDeliveryRequest(input: AttemptInput): DeliveryRequest {
     created_at: event.createdAt.toISOString(),
     workspace_id: event.workspaceId,
     delivery: { id: input.deliveryId, attempt: input.attempt, sent_at: input.sentAt },
-    data: { object: input.object },
+    data: input.data,
   })
   const secrets = [input.secret, ...(input.previousSecret ? [input.previousSecret] : [])]
   const headers: Record<string, string> = {

@@ -24,7 +24,16 @@ function eventSchema<T extends TSchema>(type: string, title: string, object: T, 
       created_at: Timestamp,
       workspace_id: Type.String(),
       delivery: DeliveryInfo,
-      data: Type.Object({ object }),
+      data: Type.Object({
+        object,
+        previous_attributes: Type.Optional(
+          Type.Record(Type.String(), Type.Unknown(), {
+            description:
+              "On an update: the earlier values of the object's fields that changed. A link the " +
+              'endpoint owner may not open is null, as in the object.',
+          }),
+        ),
+      }),
     },
     { title, description: about },
   )

@@ -162,7 +162,7 @@ function changeRecorded(
           subject_id: change.subjectId,
           subject_type: change.subjectType,
           actor_id: actor.actorId,
-          data: JSON.stringify({ object: change.eventObject }),
+          data: JSON.stringify(eventData(change.eventObject, change.changes ?? {})),
           created_at: now,
           dispatched_at: null,
         })
@@ -172,5 +172,23 @@ function changeRecorded(
   return {
     ctes: sql`activity_written as (${activity})${event ? sql`, event_written as (${event})` : sql``}`,
     audit: trx.insertInto('audit_log').values(audit),
+  }
+}
+
+/**
+ * An event's data: its object and, as Stripe's events do, `previous_attributes`: the values the
+ * object's changed fields had before (docs/webhooks.md, "What changed"). Left out where nothing
+ * of the object itself changed (a creation), or where the changes are of another record than
+ * the object (a check-in's event carries the check-in, its objective's progress changed).
+ */
+function eventData(
+  object: Record<string, unknown>,
+  changes: Record<string, FieldChange>,
+): { object: Record<string, unknown>; previous_attributes?: Record<string, unknown> } {
+  const fields = Object.keys(changes)
+  if (fields.length === 0 || !fields.every((field) => field in object)) return { object }
+  return {
+    object,
+    previous_attributes: Object.fromEntries(fields.map((field) => [field, changes[field]?.from])),
   }
 }

@@ -1,4 +1,5 @@
 import type { Caller } from '../../access/caller.ts'
+import { showChangedPeople } from '../../activity/changed-people.ts'
 import { ProblemError } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
 import type { AppDeps } from '../../app-deps.ts'
@@ -137,7 +138,8 @@ export class ChangeFeed {
       },
     })
     return {
-      rows: read.rows,
+      // Read as the reader the rows were read as: access may have changed while it waited.
+      rows: await showChangedPeople(deps.db, reader, read.rows),
       next_cursor: cursorAt(read.position),
       cursorAfter: (row) => cursorAt(row.position),
       reader,

@@ -7,7 +7,14 @@ import type { ActivityTable } from '../../db/tables/activity.table.ts'
 /** A change as the feed reads it: an activity entry with its position. */
 export type ChangeRow = Pick<
   Selectable<ActivityTable>,
-  'id' | 'verb' | 'subject_id' | 'subject_type' | 'project_id' | 'actor_id' | 'created_at'
+  | 'id'
+  | 'verb'
+  | 'subject_id'
+  | 'subject_type'
+  | 'project_id'
+  | 'actor_id'
+  | 'created_at'
+  | 'changes'
 > & { position: number }
 
 /** What one scan of the feed selects. */
@@ -50,13 +57,13 @@ export async function scanChanges(
   const result = await sql<{ scanned_to: string | null } & Partial<ChangeRow>>`
     with scanned as (
       select a.position, a.id, a.verb, a.subject_id, a.subject_type, a.project_id, a.actor_id,
-        a.created_at
+        a.created_at, a.changes
       from activity a
       where a.workspace_id = ${ws} and a.position > ${after} and a.position <= ${after + window}
     ),
     shown as (
       select a.position, a.id, a.verb, a.subject_id, a.subject_type, a.project_id, a.actor_id,
-        a.created_at
+        a.created_at, a.changes
       from scanned a
       join resource_index s on s.workspace_id = ${ws} and s.id = a.subject_id
       where a.subject_type = any(${[...filters.resourceTypes]}::text[]) ${events} ${project}
@@ -65,7 +72,7 @@ export async function scanChanges(
       limit ${limit + 1}
     )
     select m.scanned_to, shown.position, shown.id, shown.verb, shown.subject_id,
-      shown.subject_type, shown.project_id, shown.actor_id, shown.created_at
+      shown.subject_type, shown.project_id, shown.actor_id, shown.created_at, shown.changes
     from (select max(position)::text as scanned_to from scanned) m
     left join shown on true
     order by shown.position`.execute(db)
@@ -84,6 +91,8 @@ export async function scanChanges(
         // Who acted: an answer names them only where the caller may see them.
         actor_id: row.actor_id as string,
         created_at: row.created_at as Date,
+        // Stored whole: a reader is shown only the people it may see (activity/changed-people.ts).
+        changes: row.changes ?? {},
       })),
   }
 }
@@ -138,6 +147,7 @@ export async function scanAllChanges(
       'project_id',
       'actor_id',
       'created_at',
+      'changes',
     ])
     .where('workspace_id', '=', workspaceId)
     .where('position', '>', String(after))

@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { FieldChanges } from '../../activity/activity.schemas.ts'
 import { Timestamp } from '../../api/schemas.ts'
 import { allKinds } from '../../catalogue/catalogue.ts'
 import { ACTIVITY_VERBS } from '../../catalogue/verbs.ts'
@@ -16,6 +17,7 @@ export const ChangeRecord = Type.Object(
     resource_type: Type.Enum([...CHANGE_KINDS]),
     resource_id: Type.String(),
     occurred_at: Timestamp,
+    changes: FieldChanges,
   },
   { title: 'Change' },
 )

@@ -187,11 +187,10 @@ export async function updateTask(
     subjectType: 'task',
     projectId: before.project_id,
     refs: [before.parent_id],
-    // The assignee stays out of activity: its readers may not be able to see either person.
+    // The assignee's ids are stored whole; each reader is shown only the people it may see
+    // (activity/changed-people.ts).
     changes: Object.fromEntries(
-      changed
-        .filter((field) => field !== 'assignee_id')
-        .map((field) => [field, { from: before[field], to: after[field] }]),
+      changed.map((field) => [field, { from: before[field], to: after[field] }]),
     ),
     audit: {
       resourceId: taskId,

@@ -10,6 +10,7 @@ import type { ActivityVerb } from '../../catalogue/verbs.ts'
 import { createdPosition } from '../../db/keyset.ts'
 import { knownVerbs } from '../../graph/changes/event-types.ts'
 import { readableNames } from '../../summaries/summary-queries.ts'
+import { changeText } from '../change-text.ts'
 import { data, inline, sourceLine } from '../markdown.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
@@ -98,6 +99,7 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
           on_id: row.on_id,
           on: nameOf(names, row.on_id),
           checkin: row.subject_title === null ? null : row.checkin,
+          changes: row.changes,
           position: createdPosition(row),
         }
       })
@@ -111,6 +113,8 @@ export const activityTool: ToolDefinition<ActivityArgs> = {
           const by = actor ? [`by ${actor}`] : []
           const on = entry.on ? [`on ${data(entry.on, 120)}`] : []
           const logged = entry.checkin ? [checkinText(entry.checkin)] : []
+          const changed = changeText(entry.changes)
+          if (changed) logged.push(changed)
           const label = entry.subject_title ?? entry.verb
           lines.push(
             sourceLine(i + 1, label, entry.url, [entry.verb, entry.at, ...by, ...on, ...logged]),

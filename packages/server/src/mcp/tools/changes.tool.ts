@@ -4,6 +4,7 @@ import type { ChangeRow } from '../../graph/changes/changes.queries.ts'
 import { CHANGE_KINDS } from '../../graph/changes/changes.schemas.ts'
 import { parseEventTypes } from '../../graph/changes/event-types.ts'
 import { readableNames } from '../../summaries/summary-queries.ts'
+import { changeText } from '../change-text.ts'
 import { inline, sourceLine } from '../markdown.ts'
 import type { McpSession } from '../mcp-session.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
@@ -78,8 +79,14 @@ export const changesTool: ToolDefinition<ChangesArgs> = {
           const lines = [`# Changes (${shown.length} shown)`]
           for (const [i, change] of shown.entries()) {
             const by = change.actor ? [`by ${change.actor}`] : []
+            const changed = change.changed ? [change.changed] : []
             lines.push(
-              sourceLine(i + 1, change.title, change.url, [change.event, change.at, ...by]),
+              sourceLine(i + 1, change.title, change.url, [
+                change.event,
+                change.at,
+                ...by,
+                ...changed,
+              ]),
             )
           }
           if (shown.length === 0) lines.push('No new changes.')
@@ -120,6 +127,8 @@ export async function describeChanges(session: McpSession, rows: ChangeRow[]) {
       resource_id: row.subject_id,
       at: row.created_at.toISOString(),
       actor: actor === undefined ? null : inline(actor),
+      // The rows' changes are already as the caller may see them (the feed shows them so).
+      changed: changeText(row.changes),
       row,
     }
   })

@@ -68,6 +68,7 @@ test('without a cursor the feed starts now; from=start begins at the oldest reta
     'task.created t-secret',
   ])
   assert.deepEqual(Object.keys(all.changes[0]).sort(), [
+    'changes',
     'event',
     'id',
     'occurred_at',
