@@ -121,19 +121,22 @@ for (const generation of GENERATIONS) {
       try {
         const tasks = await mcp.callTool('list', { type: 'task' })
         assert.equal(tasks.isError, undefined, text(tasks))
-        assert.match(text(tasks), /^\[1\] \[/m)
+        assert.match(text(tasks), /^\[1\] “/m)
         const items = tasks.structuredContent?.items as { id: string; url: string }[]
         assert.ok(items.some((item) => item.id === id('t-open')))
-        for (const item of items) assert.ok(text(tasks).includes(item.url))
+        // Each row is cited by its id; the page of every row is said once, with {id} in it.
+        const page = /^Page of a row: (\S+\{id\});/m.exec(text(tasks))?.[1] ?? ''
+        for (const item of items) {
+          assert.ok(text(tasks).includes(` ${item.id} · `))
+          assert.equal(page.replace('{id}', item.id), item.url)
+        }
 
         // A row names its assignee and project, as a person would, rather than by id.
+        assert.match(text(tasks), /^Row: \[n\] “title” id · status · due · assignee · project/m)
         const open = text(tasks)
           .split('\n')
           .find((line) => line.includes(id('t-open')))
-        assert.match(
-          open ?? '',
-          /· status todo · due 2026-12-01 · assignee Gus Guest · project Open/,
-        )
+        assert.match(open ?? '', /· todo · 2026-12-01 · Gus Guest · Open project$/)
 
         const mine = await mcp.callTool('list', { type: 'task', assignee_id: 'me' })
         assert.equal(mine.isError, undefined, text(mine))

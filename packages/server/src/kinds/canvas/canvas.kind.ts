@@ -12,6 +12,7 @@ import { CanvasRecord } from '../../graph/canvases/canvases.schemas.ts'
 import type { LinkEdges } from '../../graph/links/link-edges.ts'
 import { type ListByIds, recordFromList } from '../../graph/resources/load-record.ts'
 import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
+import { readableNames } from '../../summaries/summary-queries.ts'
 import { canvasPage } from './canvas.page.ts'
 import { summarizeCanvas } from './canvas.summary.ts'
 
@@ -95,12 +96,15 @@ const canvasList: ListSource = {
       after,
       limit,
     )
+    // Its project by name, as a person says it, where the caller may see it.
+    const projectOf = (row: (typeof rows)[number]) => (row.project_visible ? row.project_id : null)
+    const names = await readableNames(session.deps.db, session.caller, rows.map(projectOf))
     return rows.map((row) => ({
       id: row.id,
       type: 'canvas',
       title: row.title,
       url: itemUrl(session, 'canvas', row.id),
-      facts: { project_id: row.project_id },
+      facts: { project: names.get(projectOf(row) ?? '') ?? null },
       position: createdPosition(row),
     }))
   },

@@ -71,7 +71,7 @@ const okrReasons: OwnReasons = async (db, principal, id, holds) => {
 
 /** How the MCP `list` tool reads OKRs: the query of their `/v1` list. */
 const okrList: ListSource = {
-  filters: ['project_id', 'team_id'],
+  filters: ['project_id', 'team_id', 'session'],
   references: (f) => [
     ['/project_id', 'project', f.project_id],
     ['/team_id', 'team', f.team_id],

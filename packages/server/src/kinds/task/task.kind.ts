@@ -69,7 +69,7 @@ const taskReasons: OwnReasons = async (db, principal, id, holds) => {
 
 /** How the MCP `list` tool reads tasks: the query of their `/v1` list. */
 const taskList: ListSource = {
-  filters: ['project_id', 'assignee_id', 'status'],
+  filters: ['project_id', 'assignee_id', 'status', 'due_before', 'due_after'],
   statuses: TASK_STATUSES,
   references: (f) => [
     ['/project_id', 'project', f.project_id],

@@ -32,8 +32,7 @@ export const fetchTool: ToolDefinition<{ id: string | string[]; max_tokens?: num
   name: 'fetch',
   title: 'Fetch by id',
   description:
-    'Any id or url you were given, or up to 5 in a list, as cited summaries: status, people, ' +
-    'dates, blockers.',
+    'Any id or url you were given, or up to 5, as a cited summary: status, people, dates, blockers.',
   anyOfScopes: readScopes(),
   annotations: READ_ONLY,
   input: Type.Object(

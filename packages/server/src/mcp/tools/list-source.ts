@@ -8,15 +8,32 @@ export type ListFilters = {
   assignee_id?: string
   team_id?: string
   status?: string[]
+  due_before?: string
+  due_after?: string
+  session?: string
 }
 
-/** One row of a list as the tool shows it: a cited item and a few facts. */
+/** The names of the filters, in the order the tool checks them. */
+export const LIST_FILTERS = [
+  'project_id',
+  'assignee_id',
+  'team_id',
+  'status',
+  'due_before',
+  'due_after',
+  'session',
+] as const satisfies readonly (keyof ListFilters)[]
+
+/**
+ * One row of a list as the tool shows it: a cited item and a few facts. A fact that is true is
+ * said by its name alone (`overdue`); false or null, not at all.
+ */
 export interface ListItem {
   id: string
   type: string
   title: string
   url: string
-  facts: Record<string, string | number | null>
+  facts: Record<string, string | number | boolean | null>
   position: CursorPosition
 }
 

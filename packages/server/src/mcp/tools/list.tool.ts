@@ -1,4 +1,5 @@
 import Type from 'typebox'
+import { personOrMe } from '../../api/me-reference.ts'
 import { bindingOf, readCursor } from '../../api/paging.ts'
 import { ProblemError } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
@@ -6,11 +7,17 @@ import { kindNamed, kindsWith } from '../../catalogue/catalogue.ts'
 import type { KindWith } from '../../catalogue/kind.ts'
 import { PROJECT_STATUSES } from '../../graph/projects/projects.schemas.ts'
 import { TASK_STATUSES } from '../../graph/tasks/tasks.schemas.ts'
-import { inline, sourceLine } from '../markdown.ts'
+import { data, inline } from '../markdown.ts'
 import type { McpSession } from '../mcp-session.ts'
 import { READ_ONLY, type ToolDefinition } from '../tool-definition.ts'
 import { packItems, TOOL_BUDGET, toolError, toolResult } from '../tool-result.ts'
-import type { ListFilters, ListItem, ListSource } from './list-source.ts'
+import {
+  itemUrl,
+  LIST_FILTERS,
+  type ListFilters,
+  type ListItem,
+  type ListSource,
+} from './list-source.ts'
 import { Cursor, MaxTokens, NextCursor, Ref } from './tool-schemas.ts'
 
 type ListArgs = ListFilters & {
@@ -28,8 +35,7 @@ type ListArgs = ListFilters & {
 export const listTool: ToolDefinition<ListArgs> = {
   name: 'list',
   title: 'List items',
-  description:
-    'List projects, tasks, canvases, OKRs, people or teams you can open, with filters and paging.',
+  description: "One type's items you can open, with the filters of its /v1 list.",
   // Read when a session's tools are listed: every kind with a list part by then is offered.
   get anyOfScopes() {
     return [...new Set(kindsWith('list').map((kind) => kind.readScope))]
@@ -48,24 +54,27 @@ export const listTool: ToolDefinition<ListArgs> = {
   },
 }
 
-// The arguments of `list`, for the kinds it reads.
+// The arguments of `list`, for the kinds it reads: the filters of their `/v1` lists, by name.
 function listInput(kinds: readonly string[]) {
+  const Id = (description: string) => Type.Optional(Type.String({ maxLength: 100, description }))
+  const Day = (description: string) => Type.Optional(Type.String({ format: 'date', description }))
   return Type.Object(
     {
       type: Type.Enum(kinds, { description: 'What to list.' }),
-      project_id: Type.Optional(Type.String({ maxLength: 100, description: 'In this project.' })),
-      assignee_id: Type.Optional(
-        Type.String({ maxLength: 100, description: 'A person id, or "me". Tasks only.' }),
-      ),
-      team_id: Type.Optional(Type.String({ maxLength: 100, description: 'Of this team.' })),
+      project_id: Id('Its project.'),
+      assignee_id: Id('Person id or me.'),
+      team_id: Id('Team: its OKRs or members.'),
       status: Type.Optional(
         Type.Array(Type.Enum([...new Set([...TASK_STATUSES, ...PROJECT_STATUSES])]), {
           uniqueItems: true,
           description: 'Task or project statuses.',
         }),
       ),
+      due_before: Day('Inclusive.'),
+      due_after: Day('Inclusive.'),
+      session: Type.Optional(Type.String({ maxLength: 50, description: 'Such as 2026-Q4.' })),
       limit: Type.Optional(
-        Type.Integer({ minimum: 1, maximum: 50, default: 20, description: 'Rows per page.' }),
+        Type.Integer({ minimum: 1, maximum: 50, default: 20, description: 'Rows.' }),
       ),
       cursor: Cursor,
       max_tokens: MaxTokens,
@@ -84,14 +93,13 @@ async function listItems(session: McpSession, args: ListArgs) {
     })
   }
   refuseFiltersOfOtherTypes(args, source)
-  const filters: ListFilters = {
-    ...(args.project_id ? { project_id: args.project_id } : {}),
-    ...(args.assignee_id
-      ? { assignee_id: args.assignee_id === 'me' ? caller.principal.actorId : args.assignee_id }
-      : {}),
-    ...(args.team_id ? { team_id: args.team_id } : {}),
-    ...(args.status ? { status: args.status } : {}),
-  }
+  // `me` as REST reads it: the caller's own id, and a refusal for a token acting as no person.
+  const assignee = personOrMe(args.assignee_id, caller.principal, '/assignee_id')
+  const filters: ListFilters = Object.fromEntries(
+    LIST_FILTERS.map((name) => [name, name === 'assignee_id' ? assignee : args[name]]).filter(
+      ([, value]) => value !== undefined,
+    ),
+  )
   await requireVisible(deps.db, caller.visibility, source.references(filters))
   const binding = bindingOf(caller.credential.id, `mcp:list:${args.type}`, {}, filters)
   const after = readCursor(deps.cursors, args.cursor, binding)
@@ -100,19 +108,12 @@ async function listItems(session: McpSession, args: ListArgs) {
   const page = rows.slice(0, limit).map(shown)
   const cursorAfter = (item: ListItem | undefined) =>
     item ? deps.cursors.encode(item.position, binding) : null
+  // Where a row's page is, said once: every row's page is this with its id.
+  const pageOf = itemUrl(session, args.type, '{id}')
   return packItems(page, args.max_tokens ?? TOOL_BUDGET.default, (shown, cut) => {
     const next = cut || rows.length > limit ? cursorAfter(shown.at(-1)) : null
-    const lines = [`# ${args.type} list (${shown.length} shown)`]
-    for (const [i, item] of shown.entries()) {
-      const facts = Object.entries(item.facts)
-        .filter(([, value]) => value !== null && value !== undefined)
-        .map(([name, value]) => `${name} ${value}`)
-      lines.push(sourceLine(i + 1, item.title, item.url, [item.id, ...facts]))
-    }
-    if (shown.length === 0) lines.push('Nothing to show.')
-    if (next) lines.push('', `More: call list again with cursor "${next}".`)
     return {
-      markdown: lines.join('\n'),
+      markdown: listMarkdown(args.type, shown, pageOf, next),
       structured: {
         type: args.type,
         items: shown.map(({ position: _, ...item }) => item),
@@ -120,6 +121,59 @@ async function listItems(session: McpSession, args: ListArgs) {
       },
     }
   })
+}
+
+/**
+ * A list as Markdown (docs/mcp.md, "Results"): a row is `[n] “Title” id · facts`, cited by its id,
+ * which `fetch` takes. What a model would otherwise read on every row is said once above them:
+ * where a row's page is, which fact stands in which place, and the facts every row shares.
+ */
+function listMarkdown(
+  type: string,
+  shown: readonly ListItem[],
+  pageOf: string,
+  next: string | null,
+): string {
+  const lines = [`# ${type} list (${shown.length} shown)`]
+  if (shown.length === 0) lines.push('Nothing to show.')
+  else lines.push(`Page of a row: ${pageOf}; fetch takes its id.`)
+  const shared = sharedFacts(shown)
+  if (shared.size > 0) {
+    const words = [...shared].map(([name, value]) => (value === true ? name : `${name} ${value}`))
+    lines.push(`Every row: ${words.join(' · ')}.`)
+  }
+  // The places of the facts: those of the first row (a source gives every row the same facts),
+  // but the shared ones and flags, which are said by name.
+  const places = Object.entries(shown[0]?.facts ?? {})
+    .filter(([name, value]) => !shared.has(name) && typeof value !== 'boolean')
+    .map(([name]) => name)
+  if (places.length > 0) lines.push(`Row: [n] “title” id · ${places.join(' · ')} (– none).`)
+  else if (shown.length > 0) lines.push('Row: [n] “title” id.')
+  for (const [i, item] of shown.entries()) {
+    const values: string[] = []
+    for (const [name, value] of Object.entries(item.facts)) {
+      if (shared.has(name)) continue
+      // A flag follows the fact before it, by its name when true: `2026-11-14 overdue`.
+      if (typeof value === 'boolean') {
+        if (value && values.length > 0) values.push(`${values.pop()} ${name}`)
+      } else values.push(value === null ? '–' : String(value))
+    }
+    lines.push([`[${i + 1}] ${data(item.title, 120)} ${item.id}`, ...values].join(' · '))
+  }
+  if (next) lines.push('', `More: call list again with cursor "${next}".`)
+  return lines.join('\n')
+}
+
+// The facts with one value on every row of a page of two or more, said once for the page.
+function sharedFacts(shown: readonly ListItem[]): Map<string, string | number | true> {
+  const [first, ...others] = shown
+  const shared = new Map<string, string | number | true>()
+  if (!first || others.length === 0) return shared
+  for (const [name, value] of Object.entries(first.facts)) {
+    if (value === null || value === false) continue
+    if (others.every((item) => item.facts[name] === value)) shared.set(name, value)
+  }
+  return shared
 }
 
 // The kind the arguments name; the schema admits only kinds with a list part.
@@ -141,10 +195,9 @@ function shown(item: ListItem): ListItem {
 // A filter or status that does not apply to the listed type would otherwise be ignored, and the
 // agent would read an unfiltered list as a filtered one: a 422 naming what does not apply.
 function refuseFiltersOfOtherTypes(args: ListArgs, source: ListSource): void {
-  const names = ['project_id', 'assignee_id', 'team_id', 'status'] as const
-  const errors = names
-    .filter((name) => args[name] !== undefined && !source.filters.includes(name))
-    .map((name) => ({ path: `/${name}`, message: `does not apply to ${args.type} lists` }))
+  const errors = LIST_FILTERS.filter(
+    (name) => args[name] !== undefined && !source.filters.includes(name),
+  ).map((name) => ({ path: `/${name}`, message: `does not apply to ${args.type} lists` }))
   for (const status of source.filters.includes('status') ? (args.status ?? []) : []) {
     if (!source.statuses?.includes(status))
       errors.push({ path: '/status', message: `${status} is not a status of ${args.type}` })

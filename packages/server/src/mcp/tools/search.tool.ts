@@ -28,8 +28,8 @@ export const searchTool: ToolDefinition<SearchArgs> = {
   name: 'search',
   title: 'Search',
   description:
-    'Search what you can open in plain language: "what is blocking checkout?", "my overdue ' +
-    'tasks", "OKRs off track", "done last week".',
+    'In plain language: "what is blocking checkout?", "my overdue tasks", "OKRs off track", ' +
+    '"done last week".',
   anyOfScopes: [...new Set(SEARCH_KINDS.map(readScopeOf))],
   annotations: READ_ONLY,
   input: described(
@@ -37,18 +37,7 @@ export const searchTool: ToolDefinition<SearchArgs> = {
       Type.Object(
         {
           query: Type.String({ minLength: 1, maxLength: 500 }),
-          // The words "done last week", "OKRs off track", "the web team's tasks" and "comments on
-          // the launch" say what these filters do, in fewer of the tokens a model reads on every
-          // turn; `fetch` and `activity` already tell what was said on a known id.
-          filters: Type.Optional(
-            Type.Omit(SearchFilters, [
-              'completed_after',
-              'completed_before',
-              'health',
-              'team',
-              'on',
-            ]),
-          ),
+          filters: Type.Optional(SearchFilters),
           types: Type.Optional(
             Type.Array(Type.Enum([...SEARCH_KINDS]), { minItems: 1, uniqueItems: true }),
           ),
@@ -61,20 +50,25 @@ export const searchTool: ToolDefinition<SearchArgs> = {
     ),
     {
       query: 'A question or words.',
-      filters: 'Exact filters, if the words do not say them.',
-      'filters.status': 'Task status(es).',
-      'filters.assignee': 'me, a person id or name.',
+      filters: 'Exact filters.',
+      'filters.status': 'Task statuses.',
+      'filters.assignee': 'me, none, a person id or name.',
       'filters.project_id': 'Project id.',
-      'filters.due_before': 'YYYY-MM-DD, inclusive.',
-      'filters.due_after': 'YYYY-MM-DD, inclusive.',
+      'filters.due': 'No due date.',
+      'filters.due_before': 'Inclusive.',
+      'filters.due_after': 'Inclusive.',
       'filters.updated_after': 'Date or time.',
       'filters.updated_before': 'Date or time.',
-      'filters.created_by': 'me or a person id.',
-      'filters.due': 'none: no due date.',
+      'filters.completed_after': 'Task done at or after.',
+      'filters.completed_before': 'Task done before.',
+      'filters.health': 'OKR health.',
+      'filters.team': 'Team id or name: its people, projects, tasks.',
+      'filters.created_by': 'me or a person id: what they made or said.',
       'filters.member': 'me or a person id: their projects.',
       'filters.owner': 'me or a person id: what they own.',
+      'filters.on': 'Comments on this id.',
       types: 'Only these kinds.',
-      limit: 'Hits per page.',
+      limit: 'Per page.',
       cursor: CURSOR_NOTE,
       max_tokens: BUDGET_NOTE,
     },

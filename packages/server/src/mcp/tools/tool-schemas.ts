@@ -2,10 +2,10 @@ import Type, { type TSchema } from 'typebox'
 import { TOOL_BUDGET } from '../tool-result.ts'
 
 /** How `max_tokens` is described, wherever a tool takes it. */
-export const BUDGET_NOTE = `Token budget; default ${TOOL_BUDGET.default}.`
+export const BUDGET_NOTE = `Default ${TOOL_BUDGET.default}.`
 
 /** How a `cursor` is described. */
-export const CURSOR_NOTE = 'next_cursor of the last page.'
+export const CURSOR_NOTE = 'A next_cursor.'
 
 /** The `max_tokens` argument every tool takes. */
 export const MaxTokens = Type.Optional(
@@ -72,8 +72,37 @@ const VALIDATOR_ONLY = new Set([
  */
 export function listedSchema<T extends TSchema>(schema: T): T {
   return JSON.parse(JSON.stringify(schema), (key, value) =>
-    VALIDATOR_ONLY.has(key) && typeof value !== 'object' ? undefined : orNullShort(value),
+    VALIDATOR_ONLY.has(key) && typeof value !== 'object'
+      ? undefined
+      : (key === 'minimum' || key === 'maximum') && Math.abs(value) >= STORAGE_BOUND
+        ? undefined
+        : oneWay(listOnly(orNullShort(value))),
   )
+}
+
+// A numeric bound this far out is what storage holds, like a length: no value a model means.
+const STORAGE_BOUND = 1e12
+
+// `{ anyOf: [X, { type: 'array', items: X }] }` listed as the list alone: a model that writes a
+// list of one is understood, and the single value is still accepted.
+function listOnly(value: unknown): unknown {
+  const { anyOf, ...rest } = (value ?? {}) as { anyOf?: unknown[] }
+  if (!Array.isArray(anyOf) || anyOf.length !== 2) return value
+  const [one, many] = anyOf as { type?: unknown; items?: unknown }[]
+  if (many?.type !== 'array' || JSON.stringify(many.items) !== JSON.stringify(one)) return value
+  return { ...many, ...rest }
+}
+
+// Strings of several formats (a day or a time) listed as a string: the argument's description
+// says which it takes, in fewer words than the alternatives.
+function oneWay(value: unknown): unknown {
+  const { anyOf, ...rest } = (value ?? {}) as { anyOf?: unknown[] }
+  if (!Array.isArray(anyOf) || anyOf.length < 2) return value
+  const strings = anyOf.every((s) => {
+    const { type, format, ...other } = s as Record<string, unknown>
+    return type === 'string' && typeof format === 'string' && Object.keys(other).length === 0
+  })
+  return strings ? { type: 'string', ...rest } : value
 }
 
 /**

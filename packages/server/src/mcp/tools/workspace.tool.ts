@@ -34,8 +34,8 @@ export const workspaceTool: ToolDefinition<WorkspaceArgs> = {
   name: 'workspace',
   title: 'Briefing',
   description:
-    'Who you are, today, your projects and teams, and what needs attention (overdue, blocked ' +
-    'or due tasks; OKRs behind; others’ changes) for you, or a project, team or person.',
+    'You, today, your projects and teams, and what needs attention (overdue, blocked or due ' +
+    'tasks; OKRs behind; others’ changes), yours or a project’s, team’s or person’s.',
   anyOfScopes: ['workspace:read', 'people:read', 'project:read'],
   // Every token may ask who it is (like OAuth's userinfo), so no token is offered no tool at all.
   everyToken: true,

@@ -46,19 +46,18 @@ export const createTaskTool: ToolDefinition<Keyed<Static<typeof CreateTaskBody>>
   name: 'create_task',
   title: 'Create a task',
   description:
-    'Create a task. A subtask takes its parent’s project; without a project, only you and the ' +
-    'assignee can open it.',
+    'A subtask takes its parent’s project; with no project, only you and the assignee can open it.',
   anyOfScopes: ['task:write'],
   annotations: ADDITIVE,
   input: described(keyed(CreateTaskBody), {
     title: 'One line.',
     description: 'Markdown.',
     project_id: 'Its project.',
-    parent_id: 'Parent task: a subtask.',
+    parent_id: 'Makes it a subtask.',
     canvas_id: 'Canvas it is planned on.',
     assignee_id: 'Person id, or me.',
-    due: 'YYYY-MM-DD.',
-    status: 'Default todo.',
+    due: 'Due date.',
+    status: 'At first.',
   }),
   output: Written,
   run(session, args) {

@@ -88,7 +88,8 @@ test('an objective carries its latest confidence and its health on the day, in R
       type: 'okr',
     })
     const line = JSON.stringify(tool.content)
-    assert.match(line, /progress 40 % · health at_risk · expected 50 % · confidence 0.3/)
+    assert.match(line, /progress · health · expected · confidence/)
+    assert.match(line, /· 40 % · at_risk · 50 % · 0.3/)
   } finally {
     await dated.close()
   }
