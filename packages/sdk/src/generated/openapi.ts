@@ -1030,12 +1030,9 @@ export interface components {
             subject_title: string | null;
             object_id: string | null;
             project_id: string | null;
-            /** @description Fields of the subject that changed, with their values before and after. */
+            /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
             changes: {
-                [key: string]: {
-                    from: unknown;
-                    to: unknown;
-                };
+                [key: string]: components["schemas"]["FieldChange"];
             };
         };
         /** ActivityEntryPage */
@@ -1176,11 +1173,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -1214,6 +1213,10 @@ export interface components {
             delivery: components["schemas"]["WebhookDeliveryInfo"];
             data: {
                 object: components["schemas"]["Canvas"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
             };
         };
         /** Change */
@@ -1233,6 +1236,10 @@ export interface components {
              * @example 2026-11-22T10:00:00.000Z
              */
             occurred_at: string;
+            /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
+            changes: {
+                [key: string]: components["schemas"]["FieldChange"];
+            };
         };
         /** ChangePage */
         ChangePage: {
@@ -1381,11 +1388,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -1462,6 +1471,10 @@ export interface components {
             delivery: components["schemas"]["WebhookDeliveryInfo"];
             data: {
                 object: components["schemas"]["Comment"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
             };
         };
         /**
@@ -1524,11 +1537,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -1702,11 +1717,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -1785,11 +1802,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -1838,6 +1857,13 @@ export interface components {
                 /** @description The first 64 KiB of the response body. */
                 body: string;
             } | null;
+        };
+        /** FieldChange */
+        FieldChange: {
+            from: unknown;
+            to: unknown;
+            from_name?: string | null;
+            to_name?: string | null;
         };
         /** HealthStatus */
         HealthStatus: {
@@ -1927,11 +1953,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -2111,11 +2139,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -2199,6 +2229,10 @@ export interface components {
             delivery: components["schemas"]["WebhookDeliveryInfo"];
             data: {
                 object: components["schemas"]["CheckinCreated"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
             };
         };
         /**
@@ -2364,11 +2398,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -2476,11 +2512,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -2535,11 +2573,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -2859,11 +2899,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -2968,6 +3010,8 @@ export interface components {
             /** @enum {unknown} */
             status: "todo" | "in_progress" | "blocked" | "done";
             due: string | null;
+            /** @description Due before today (UTC) and not done, as `overdue` reads it; worked out when the record is read (in a write's answer and a webhook event, at the write). */
+            overdue: boolean;
             assignee_id: string | null;
             parent_id: string | null;
             project_id: string | null;
@@ -2993,6 +3037,10 @@ export interface components {
             delivery: components["schemas"]["WebhookDeliveryInfo"];
             data: {
                 object: components["schemas"]["Task"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
             };
         };
         /**
@@ -3013,6 +3061,10 @@ export interface components {
             delivery: components["schemas"]["WebhookDeliveryInfo"];
             data: {
                 object: components["schemas"]["Task"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
             };
         };
         /**
@@ -3046,6 +3098,8 @@ export interface components {
                 /** @enum {unknown} */
                 status: "todo" | "in_progress" | "blocked" | "done";
                 due: string | null;
+                /** @description Due before today (UTC) and not done, as `overdue` reads it; worked out when the record is read (in a write's answer and a webhook event, at the write). */
+                overdue: boolean;
                 assignee_id: (string | null) | null;
                 parent_id: (string | null) | null;
                 project_id: (string | null) | null;
@@ -3080,11 +3134,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -3118,6 +3174,10 @@ export interface components {
             delivery: components["schemas"]["WebhookDeliveryInfo"];
             data: {
                 object: components["schemas"]["Task"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
             };
         };
         /** Team */
@@ -3228,11 +3288,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -3372,11 +3434,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -3487,11 +3551,13 @@ export interface components {
                 subject_title: (string | null) | null;
                 object_id: (string | null) | null;
                 project_id: (string | null) | null;
-                /** @description Fields of the subject that changed, with their values before and after. */
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
                 changes: {
                     [key: string]: {
                         from: unknown;
                         to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
                     };
                 };
             }[];
@@ -3532,6 +3598,10 @@ export interface components {
                     url: string;
                     /** @constant */
                     test: true;
+                };
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
                 };
             };
         };

@@ -1,10 +1,10 @@
 import type { Static } from 'typebox'
 import { kindNamed } from '../catalogue/catalogue.ts'
 import { okrHealth } from '../graph/okrs/okr-health.ts'
+import { isOverdue, utcDay } from '../lib/overdue.ts'
 import { type CharRange, quoteRange } from '../lib/quote-range.ts'
 import type { ResourceUrls } from '../lib/resource-urls.ts'
 import { escapeMarkdown, plainLine, safeLine, safeText } from '../lib/safe-text.ts'
-import { isoDay } from './question-dates.ts'
 import type { SearchRow } from './search.queries.ts'
 import type { SearchHit } from './search.schemas.ts'
 
@@ -35,7 +35,7 @@ export function presentHit(
     ...(row.type === 'task'
       ? {
           due: row.task_due,
-          overdue: isOverdue(row.task_status, row.task_due, now),
+          overdue: isOverdue({ status: row.task_status ?? '', due: row.task_due }, utcDay(now)),
           status: row.task_status ?? undefined,
           assignee: row.task_assignee === null ? null : safeLine(row.task_assignee),
         }
@@ -54,11 +54,6 @@ export function presentHit(
       range: citedRange(row, field, cited.quote ?? (field === 'title' ? title : snippet)),
     },
   }
-}
-
-// Overdue as the question "overdue" reads it: due before today's UTC day, and not done.
-function isOverdue(status: string | null, due: string | null, now: Date): boolean {
-  return status !== 'done' && due !== null && due < isoDay(now)
 }
 
 // An objective's progress, latest confidence and health, as its record gives them.

@@ -106,7 +106,7 @@ export async function createTask(
     sql<TaskRow>`select t.*, ${sql.join(taskLinksVisible(w.visibility))} from ${sql.table(INSERTED_ROW)} t`,
   )
   if (!created) throw new Error(`task ${row.id} was not inserted`)
-  return presentTask(created, w.deps.urls)
+  return presentTask(created, w.deps.urls, w.now)
 }
 
 /**
@@ -226,7 +226,7 @@ async function taskRow(w: WriteContext, id: string): Promise<StoredTask> {
 async function taskFor(w: WriteContext, id: string): Promise<Task> {
   const [row] = await listTasks(w.trx, w.visibility, { ids: [id] }, null, 1)
   if (!row) throw new Error(`task ${id} is not visible to its writer`)
-  return presentTask(row, w.deps.urls)
+  return presentTask(row, w.deps.urls, w.now)
 }
 
 // Every link included: each webhook recipient is shown only the links it may open.
@@ -238,7 +238,7 @@ function unfilteredTask(w: WriteContext, row: StoredTask): Task {
     assignee_visible: true,
     creator_visible: true,
   }
-  return presentTask({ ...row, ...visible }, w.deps.urls)
+  return presentTask({ ...row, ...visible }, w.deps.urls, w.now)
 }
 
 function auditedTask(row: StoredTask): Record<string, unknown> {

@@ -1,10 +1,14 @@
 import type { Static } from 'typebox'
+import { isOverdue, utcDay } from '../../lib/overdue.ts'
 import type { UrlBuilder } from '../../lib/resource-urls.ts'
 import type { TaskRow } from './tasks.queries.ts'
 import type { TaskRecord } from './tasks.schemas.ts'
 
-/** A task as the API shows it; hidden links are null. */
-export function presentTask(row: TaskRow, urls: UrlBuilder): Static<typeof TaskRecord> {
+/**
+ * A task as the API shows it at `now` (whether it is overdue is worked out then); hidden links
+ * are null.
+ */
+export function presentTask(row: TaskRow, urls: UrlBuilder, now: Date): Static<typeof TaskRecord> {
   return {
     id: row.id,
     type: 'task',
@@ -15,6 +19,7 @@ export function presentTask(row: TaskRow, urls: UrlBuilder): Static<typeof TaskR
     description: row.description,
     status: row.status,
     due: row.due,
+    overdue: isOverdue(row, utcDay(now)),
     assignee_id: row.assignee_visible ? row.assignee_id : null,
     parent_id: row.parent_visible ? row.parent_id : null,
     project_id: row.project_visible ? row.project_id : null,

@@ -41,7 +41,7 @@ export function taskRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         return listResponse(deps.cursors, request, query, {
           load: (after, limit) => listTasks(deps.db, visibility, query, after, limit),
           position: createdPosition,
-          present: (row) => presentTask(row, deps.urls),
+          present: (row) => presentTask(row, deps.urls, deps.clock.now()),
         })
       },
     )

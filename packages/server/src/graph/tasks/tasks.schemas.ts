@@ -15,6 +15,10 @@ export const TaskRecord = Type.Object(
     description: Type.String(),
     status: Type.Enum([...TASK_STATUSES]),
     due: Nullable(DateOnly),
+    overdue: Type.Boolean({
+      description:
+        "Due before today (UTC) and not done, as `overdue` reads it; worked out when the record is read (in a write's answer and a webhook event, at the write).",
+    }),
     assignee_id: Nullable(Type.String()),
     parent_id: Nullable(Type.String()),
     project_id: Nullable(Type.String()),

@@ -8,9 +8,9 @@ import { badge, facts, items, linkTo } from '../../web/view-parts.ts'
 /** A person's page: role, email and teams, then the tasks assigned to them. */
 export const personPage: OwnPage = {
   async parts(load, record) {
-    const { db, urls } = load.deps
+    const { db, urls, clock } = load.deps
     const tasks = await listTasks(db, load.caller.visibility, { assignee_id: record.id }, null, 50)
-    return { tasks: tasks.slice(0, 50).map((row) => presentTask(row, urls)) }
+    return { tasks: tasks.slice(0, 50).map((row) => presentTask(row, urls, clock.now())) }
   },
   content: (record, parts, names) => ({
     title: (record as Of<'person'>).name,

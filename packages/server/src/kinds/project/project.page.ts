@@ -23,7 +23,7 @@ export const projectPage: OwnPage = {
       recentActivity(load, filters),
     ])
     return {
-      tasks: tasks.slice(0, LIST_LIMIT).map((row) => presentTask(row, urls)),
+      tasks: tasks.slice(0, LIST_LIMIT).map((row) => presentTask(row, urls, load.deps.clock.now())),
       canvases: canvases.slice(0, LIST_LIMIT).map((row) => presentCanvas(row, urls)),
       okrs: okrs.slice(0, LIST_LIMIT).map((row) => presentOkr(row, urls, load.deps.clock.now())),
       activity,

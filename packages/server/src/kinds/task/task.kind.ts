@@ -41,7 +41,9 @@ const byIds: ListByIds<Awaited<ReturnType<typeof listTasks>>[number]> = (deps, c
   listTasks(deps.db, caller.visibility, { ids }, null, ids.length)
 
 /** A task as `GET /v1/resources/:id` returns it; null when the caller may not open it. */
-const taskRecord = recordFromList(TaskRecord, byIds, (row, deps) => presentTask(row, deps.urls))
+const taskRecord = recordFromList(TaskRecord, byIds, (row, deps) =>
+  presentTask(row, deps.urls, deps.clock.now()),
+)
 
 /** The neighbours of a task, as `(rel, rank, id)` rows. */
 const taskLinks: LinkEdges = (ws, id) => sql`

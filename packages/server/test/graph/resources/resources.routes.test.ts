@@ -86,6 +86,7 @@ test('records have the documented fields; links never name what the caller canno
     'description',
     'due',
     'id',
+    'overdue',
     'parent_id',
     'project_id',
     'status',
