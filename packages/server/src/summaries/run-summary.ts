@@ -1,6 +1,7 @@
 import type { Caller } from '../access/caller.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { kindOfId } from '../catalogue/catalogue.ts'
+import { utcDay } from '../lib/overdue.ts'
 import { packSummary } from './pack-summary.ts'
 import type { SummaryBody, SummaryBodyOf, SummaryForm } from './summary.schemas.ts'
 import { pageUrl, type Summarized, type SummaryContext } from './summary-context.ts'
@@ -59,7 +60,7 @@ export function summaryContextOf(deps: AppDeps, caller: Caller, now: Date): Summ
     db: deps.db,
     visibility: caller.visibility,
     urls: deps.urls,
-    today: now.toISOString().slice(0, 10),
+    today: utcDay(now),
     readableKinds: caller.readableKinds,
   }
 }

@@ -277,7 +277,7 @@ test('a project summary says counts, what is overdue and the latest activity, fi
   )
   assert.match(
     text,
-    /Overdue: “Late open task” \[\d+\] \(due 2026-11-01, assigned to “Bob Member”\)\./,
+    /Overdue: “Late open task” \[\d+\] \(due 2026-11-01, overdue, assigned to “Bob Member” \[\d+\]\)\./,
   )
   assert.match(text, /The latest activity: on \d{4}-\d\d-\d\d, .* \[\d+\]\./)
   assert.equal(facts.overdue_tasks, 1)

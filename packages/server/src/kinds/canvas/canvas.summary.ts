@@ -2,7 +2,7 @@ import { listCanvases } from '../../graph/canvases/canvases.queries.ts'
 import { listing, named, quotedField, SummaryBuilder } from '../../summaries/summary-builder.ts'
 import { Mentions, type Summarized, type SummaryContext } from '../../summaries/summary-context.ts'
 import { taskStats, tasksToMention } from '../../summaries/summary-queries.ts'
-import { STATUS_WORDS } from '../task/task.summary.ts'
+import { taskDetails } from '../../summaries/task-mention.ts'
 
 /**
  * A canvas: its project, audience and owner; the tasks planned on it; its summary; what it
@@ -28,7 +28,7 @@ export async function summarizeCanvas(ctx: SummaryContext, id: string): Promise<
     canvas.project_visible ? canvas.project_id : null,
     canvas.owner_visible ? canvas.owner_id : null,
     ...canvas.links,
-    ...planned.map((t) => t.id),
+    ...planned.flatMap((t) => [t.id, t.assignee_id]),
   ])
   const b = new SummaryBuilder()
   const project = mentions.ref(canvas.project_visible ? canvas.project_id : null)
@@ -43,7 +43,9 @@ export async function summarizeCanvas(ctx: SummaryContext, id: string): Promise<
   if (stats && stats.total > 0) {
     const items = planned.flatMap((t) => {
       const ref = mentions.ref(t.id)
-      return ref ? [[named(ref), ` (${STATUS_WORDS[t.status] ?? t.status})`]] : []
+      return ref
+        ? [[named(ref), taskDetails(t, mentions, ctx.today, { status: true, assignee: true })]]
+        : []
     })
     b.say`${stats.total} ${stats.total === 1 ? 'task is' : 'tasks are'} planned on it, ${stats.open} open${items.length ? [', including ', listing(items)] : ''}.`
   }

@@ -2,7 +2,7 @@ import { listPeople } from '../../graph/people/people.queries.ts'
 import { count, listing, named, quote, SummaryBuilder } from '../../summaries/summary-builder.ts'
 import { Mentions, type Summarized, type SummaryContext } from '../../summaries/summary-context.ts'
 import { taskStats, tasksToMention } from '../../summaries/summary-queries.ts'
-import { STATUS_WORDS } from '../task/task.summary.ts'
+import { taskDetails } from '../../summaries/task-mention.ts'
 
 /** A person: role and teams, then the tasks assigned to them that the caller can see. */
 export async function summarizePerson(ctx: SummaryContext, id: string): Promise<Summarized | null> {
@@ -27,13 +27,8 @@ export async function summarizePerson(ctx: SummaryContext, id: string): Promise<
   const items = pressing.flatMap((task) => {
     const ref = mentions.ref(task.id)
     if (!ref) return []
-    const state =
-      task.due && task.due < ctx.today
-        ? `overdue since ${task.due}`
-        : task.due
-          ? `due ${task.due}`
-          : (STATUS_WORDS[task.status] ?? task.status)
-    return [[named(ref), ` (${state})`]]
+    // They are its assignee: the subject is not named again.
+    return [[named(ref), taskDetails(task, mentions, ctx.today, { status: true, assignee: false })]]
   })
   if (items.length) b.say`Most pressing: ${listing(items)}.`
   b.fact('role', person.role).fact('teams', teams.length)

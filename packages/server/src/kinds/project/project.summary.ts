@@ -7,7 +7,6 @@ import { activityNeighbours, sayActivity } from '../../summaries/summary-activit
 import {
   listing,
   named,
-  quote,
   quotedField,
   SummaryBuilder,
   type Value,
@@ -19,6 +18,7 @@ import {
   taskStats,
   tasksToMention,
 } from '../../summaries/summary-queries.ts'
+import { taskDetails } from '../../summaries/task-mention.ts'
 
 const LISTED = 3
 
@@ -70,18 +70,17 @@ export async function summarizeProject(
   b.say`This project is ${project.status} and visible to ${audience}${owner ? ['; its owner is ', named(owner)] : ''}.`
   if (stats)
     b.say`Of the tasks you can open, ${stats.open} are open (${stats.blocked} blocked, ${stats.overdue} overdue) and ${stats.done} done.`
-  // A task in a list: its name, then what matters about it (due date, assignee), said once.
+  // A task in a list: its name, then what matters about it (due date, overdue, assignee), said
+  // once; the list's label says its status.
   const described = new Set<string>()
   const line = (task: TaskLine): Value[] => {
     const ref = mentions.ref(task.id)
     if (!ref) return []
-    const assignee = mentions.name(task.assignee_id)
     const details = described.has(task.id)
       ? []
-      : [task.due ? `due ${task.due}` : '', assignee ? `assigned to ${quote(assignee)}` : '']
+      : taskDetails(task, mentions, ctx.today, { status: false, assignee: true })
     described.add(task.id)
-    const said = details.filter(Boolean)
-    return [named(ref), said.length ? ` (${said.join(', ')})` : '']
+    return [named(ref), details]
   }
   const sayList = (label: string, list: TaskLine[], total: number) => {
     const items = list.map(line).filter((item) => item.length > 0)

@@ -1,6 +1,7 @@
 import { listActivity } from '../../activity/activity.queries.ts'
 import { listComments } from '../../graph/comments/comments.queries.ts'
 import { listTasks } from '../../graph/tasks/tasks.queries.ts'
+import { isOverdue } from '../../lib/overdue.ts'
 import {
   count,
   listing,
@@ -19,18 +20,11 @@ import {
   source,
 } from '../../summaries/summary-context.ts'
 import { taskStats, tasksToMention } from '../../summaries/summary-queries.ts'
-
-/** How task statuses read in statements. */
-export const STATUS_WORDS: Record<string, string> = {
-  todo: 'to do',
-  in_progress: 'in progress',
-  blocked: 'blocked',
-  done: 'done',
-}
+import { STATUS_WORDS, taskDetails } from '../../summaries/task-mention.ts'
 
 /**
  * A task: status, due date and assignee first, then project and parent, the latest comment,
- * subtasks, description, canvas and older comments.
+ * subtasks (each with its status, due date and assignee), description, canvas and older comments.
  */
 export async function summarizeTask(ctx: SummaryContext, id: string): Promise<Summarized | null> {
   const [task] = await listTasks(ctx.db, ctx.visibility, { ids: [id] }, null, 1)
@@ -47,7 +41,7 @@ export async function summarizeTask(ctx: SummaryContext, id: string): Promise<Su
     task.parent_visible ? task.parent_id : null,
     task.canvas_visible ? task.canvas_id : null,
     task.assignee_visible ? task.assignee_id : null,
-    ...subtasks.map((s) => s.id),
+    ...subtasks.flatMap((s) => [s.id, s.assignee_id]),
     ...latest.map((c) => (c.author_visible ? c.author_id : null)),
   ])
   const b = new SummaryBuilder()
@@ -70,12 +64,13 @@ export async function summarizeTask(ctx: SummaryContext, id: string): Promise<Su
     b.say`On ${day(comment.created_at)}, ${author ? quote(author) : 'someone'} commented${quotedField({ id: comment.id, updated_at: comment.updated_at.toISOString(), field: 'body' }, comment.body)}${marker(ref)}.`
   }
   if (latest[0]) sayComment(latest[0])
-  const shown = subtasks.filter((s) => mentions.ref(s.id))
   if (stats.total > 0 && mentions.readable('task')) {
-    const items = shown.map((s) => [
-      named(mentions.ref(s.id) ?? source(ctx, s.id, 'task', s.title, s.updated_at)),
-      ` (${STATUS_WORDS[s.status]})`,
-    ])
+    const items = subtasks.flatMap((s) => {
+      const ref = mentions.ref(s.id)
+      return ref
+        ? [[named(ref), taskDetails(s, mentions, ctx.today, { status: true, assignee: true })]]
+        : []
+    })
     b.say`It has ${count(stats.total, 'subtask')}, ${stats.done} done${items.length ? [': ', listing(items)] : ''}.`
   }
   if (task.description.trim())
@@ -85,7 +80,7 @@ export async function summarizeTask(ctx: SummaryContext, id: string): Promise<Su
   for (const comment of latest.slice(1)) sayComment(comment)
   b.fact('status', task.status)
     .fact('due', task.due)
-    .fact('overdue', !done && task.due !== null && task.due < ctx.today)
+    .fact('overdue', isOverdue(task, ctx.today))
     .fact('subtasks', stats.total)
     .fact('subtasks_done', stats.done)
     .fact('comments', comments.length)
