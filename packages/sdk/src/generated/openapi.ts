@@ -2309,6 +2309,11 @@ export interface components {
                 /** @description A JSON pointer into the body or the query, such as /due. */
                 path: string;
                 message: string;
+                /** @description A name that names several: those it names that you may see; give one id. */
+                candidates?: {
+                    id: string;
+                    name: string;
+                }[];
             }[];
             required_scopes?: string[];
         };

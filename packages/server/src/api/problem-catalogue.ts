@@ -131,6 +131,8 @@ export type ProblemCode = keyof typeof PROBLEMS
 export interface ProblemDetailItem {
   path: string
   message: string
+  /** What an ambiguous name names, as the caller may see it (api/named-reference.ts). */
+  candidates?: { id: string; name: string }[]
 }
 
 /** Extra members of a problem body and headers of its response. */

@@ -69,6 +69,12 @@ export const ProblemSchema = Type.Object(
             description: 'A JSON pointer into the body or the query, such as /due.',
           }),
           message: Type.String(),
+          candidates: Type.Optional(
+            Type.Array(Type.Object({ id: Type.String(), name: Type.String() }), {
+              description:
+                'A name that names several: those it names that you may see; give one id.',
+            }),
+          ),
         }),
       ),
     ),

@@ -18,7 +18,7 @@ export interface McpWriteRequest<Input> {
   dryRun?: boolean
   command: Command
   /** Renders the command's record (as stored, so a replay renders the same answer). */
-  render(record: Record<string, unknown>, replayed: boolean): ToolAnswer
+  render(record: Record<string, unknown>, replayed: boolean): ToolAnswer | Promise<ToolAnswer>
 }
 
 /**
@@ -48,8 +48,8 @@ export async function mcpWrite<Input>(
       request.command,
     )
     if (outcome.status >= 400) return toolError(storedProblem(outcome.body))
-    if (dryRun) return toolResult(dryRunAnswer(request, JSON.parse(outcome.body)))
-    return toolResult(request.render(JSON.parse(outcome.body), outcome.replayed))
+    if (dryRun) return toolResult(await dryRunAnswer(request, JSON.parse(outcome.body)))
+    return toolResult(await request.render(JSON.parse(outcome.body), outcome.replayed))
   } catch (error) {
     return toolError(error)
   }
@@ -59,9 +59,12 @@ export async function mcpWrite<Input>(
  * A dry run as a tool answers it: the facts the tool would give (ids it would assign as null),
  * with the activity and events the write would record, and Markdown that says nothing happened.
  */
-function dryRunAnswer<Input>(request: McpWriteRequest<Input>, answer: DryRunAnswer): ToolAnswer {
+async function dryRunAnswer<Input>(
+  request: McpWriteRequest<Input>,
+  answer: DryRunAnswer,
+): Promise<ToolAnswer> {
   const record = answer.result as Record<string, unknown>
-  const { structured } = request.render(record, false)
+  const { structured } = await request.render(record, false)
   const verbs = answer.activity.map((entry) => (entry as { verb: string }).verb)
   const events = answer.events.map((event) => event.type)
   const markdown = [

@@ -37,6 +37,9 @@ export function toolError(error: unknown, requestId: string | null = null): Call
   const lines = [`Error ${error.status} ${error.code}: ${safeLine(error.message)}${request}`]
   for (const field of error.extras.errors ?? []) {
     lines.push(`- ${safeLine(field.path)}: ${safeLine(field.message)}`)
+    // An ambiguous name's candidates: the next call gives one of their ids.
+    for (const candidate of field.candidates ?? [])
+      lines.push(`  - “${safeLine(candidate.name)}” (${candidate.id})`)
   }
   if (error.extras.required_scopes) {
     lines.push(`Required scopes: ${error.extras.required_scopes.join(', ')}`)

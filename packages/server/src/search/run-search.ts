@@ -1,9 +1,11 @@
 import type { Static } from 'typebox'
 import type { Caller } from '../access/caller.ts'
 import { readScopeOf } from '../access/scopes.ts'
+import { namedReference } from '../api/named-reference.ts'
 import { bindingOf, readCursor } from '../api/paging.ts'
 import { ProblemError } from '../api/problem-catalogue.ts'
 import type { AppDeps } from '../app-deps.ts'
+import type { Db } from '../db/database.ts'
 import { safeLine } from '../lib/safe-text.ts'
 import { FIRST_DAY, isStorableDay, isStorableTime, LAST_DAY } from '../lib/storable-dates.ts'
 import { packSearch } from './pack-search.ts'
@@ -67,7 +69,7 @@ export async function runSearch(
       { required_scopes: required },
     )
   }
-  const given = checkedFilters(body.filters)
+  const given = await givenNames(deps.db, caller, checkedFilters(body.filters))
   const now = deps.clock.now()
   const question = parseQuestion(normalizeQuery(body.query), now)
   // A field of `filters` replaces the same filter read from the query.
@@ -310,4 +312,38 @@ async function namedFilter(
   if (!asked || asked.length === 0) return null
   const found = await resolve([...asked])
   return found ? { ...found, words: [...asked], fromQuestion: given === undefined } : null
+}
+
+// The fields of `filters` that name a person, team or project, and which.
+const NAMED_FILTERS = [
+  ['assignee', 'person'],
+  ['created_by', 'person'],
+  ['member', 'person'],
+  ['owner', 'person'],
+  ['team', 'team'],
+  ['project_id', 'project'],
+] as const
+
+/**
+ * The request's filters with names given for people, teams and projects read by the one name
+ * rule of every id field (api/named-reference.ts): a name that names several is the 422 that
+ * lists them. One that names nothing stays as given and matches nothing, as an unknown id does
+ * in a search.
+ */
+async function givenNames(
+  db: Db,
+  caller: SearchCaller,
+  filters: SearchFilterValues,
+): Promise<SearchFilterValues> {
+  const named = { ...filters }
+  for (const [field, kind] of NAMED_FILTERS) {
+    const value = named[field]
+    if (value === undefined || value === 'none') continue
+    try {
+      named[field] = await namedReference(db, caller, kind, value, `/filters/${field}`)
+    } catch (error) {
+      if (!(error instanceof ProblemError && error.code === 'not_found')) throw error
+    }
+  }
+  return named
 }

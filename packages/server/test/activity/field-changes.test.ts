@@ -3,8 +3,8 @@ import { after, before, test } from 'node:test'
 import type { ImportResult } from '../../src/bundle/import-bundle.ts'
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.ts'
 import { importOk, tokenOf, webhookBundle } from '../harness/bundles.ts'
-import { type Receiver, reply, startReceiver } from '../harness/receiver.ts'
 import { callToolInProcess } from '../harness/mcp-inject.ts'
+import { type Receiver, reply, startReceiver } from '../harness/receiver.ts'
 import { client, startTestApp, type TestApp } from '../harness/test-app.ts'
 
 // A reassignment says who it was from and to, in activity, the change feed and webhooks, and

@@ -163,6 +163,18 @@ const KINDS: readonly SlotKind[] = [
   'comment',
   'okr',
 ]
+// A name no world gives anything.
+const NOBODY = 'Nobody By This Name'
+
+// The names of a world's things of a kind that may be given by name, by key; null for the rest.
+function nameOf(bundle: Bundle, kind: SlotKind): ((key: string) => string) | null {
+  const things =
+    kind === 'person' ? bundle.people : kind === 'project' ? (bundle.projects ?? []) : null
+  if (!things) return null
+  const byKey = new Map(things.map((thing) => [thing.key, thing.name]))
+  return (key) => byKey.get(key) as string
+}
+
 // Hidden things of a kind tried per world: enough to meet each way of being hidden.
 const HIDDEN_PER_KIND = 3
 
@@ -203,6 +215,21 @@ test('a write naming a hidden thing answers as one naming nothing, and writes no
               expected.statements,
               `${who}, ${target}: ${probe.label}: statements`,
             )
+          }
+          // By name (docs/api.md, "Names for ids"): a hidden person's or project's name answers
+          // as a name nobody has. World names never contain one another's whole words.
+          const named = nameOf(bundle, kind)
+          if (!named) continue
+          const nobody = await measured(token, probe, result.ids, NOBODY)
+          for (const target of targets) {
+            const name = named(target)
+            const got = await measured(token, probe, result.ids, name)
+            assert.equal(
+              normalizeAnswer(got.answer, names, name),
+              normalizeAnswer(nobody.answer, names, NOBODY),
+              `${who}, ${target} by name: ${probe.label}`,
+            )
+            assert.equal(got.statements, nobody.statements, `${who}, ${target} by name`)
           }
         }
       }

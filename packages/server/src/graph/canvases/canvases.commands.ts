@@ -2,6 +2,7 @@ import type { Static } from 'typebox'
 import { syncResourceIndex } from '../../access/resource-index.ts'
 import { readsKindOfId } from '../../access/scopes.ts'
 import { canOpen, visibleAmong } from '../../access/visibility.ts'
+import { namedReference } from '../../api/named-reference.ts'
 import { notFound, ProblemError } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
 import { idKind, newId } from '../../lib/ids.ts'
@@ -22,7 +23,7 @@ const LINKABLE = new Set(['project', 'canvas', 'task', 'okr'])
  */
 export async function createCanvas(
   w: WriteContext,
-  input: Static<typeof CreateCanvasBody>,
+  body: Static<typeof CreateCanvasBody>,
 ): Promise<Canvas> {
   const ws = w.principal.workspaceId
   if (w.principal.actorKind !== 'person')
@@ -30,7 +31,11 @@ export async function createCanvas(
       'forbidden',
       'Canvases are owned by people; a workspace token cannot create one.',
     )
-  requireText('/title', input.title)
+  requireText('/title', body.title)
+  const input = {
+    ...body,
+    project_id: await namedReference(w.trx, w, 'project', body.project_id, '/project_id'),
+  }
   await requireVisible(w.trx, w.visibility, [['/project_id', 'project', input.project_id]])
   requireProjectInFence(w.principal.fence, input.project_id ?? null)
   const visibility = input.visibility ?? 'project'

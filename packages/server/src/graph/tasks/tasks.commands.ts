@@ -2,7 +2,7 @@ import { sql } from 'kysely'
 import type { Static } from 'typebox'
 import { syncResourceIndex } from '../../access/resource-index.ts'
 import { canOpen } from '../../access/visibility.ts'
-import { personOrMe } from '../../api/me-reference.ts'
+import { namedReference } from '../../api/named-reference.ts'
 import { notFound } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
 import { idKind, newId } from '../../lib/ids.ts'
@@ -31,7 +31,11 @@ export async function createTask(
   body: Static<typeof CreateTaskBody>,
 ): Promise<Task> {
   const ws = w.principal.workspaceId
-  const input = { ...body, assignee_id: personOrMe(body.assignee_id, w.principal, '/assignee_id') }
+  const input = {
+    ...body,
+    assignee_id: await namedReference(w.trx, w, 'person', body.assignee_id, '/assignee_id'),
+    project_id: await namedReference(w.trx, w, 'project', body.project_id, '/project_id'),
+  }
   requireText('/title', input.title)
   await requireVisible(w.trx, w.visibility, [
     ['/project_id', 'project', input.project_id],
@@ -132,8 +136,11 @@ export async function updateTask(
   body: Static<typeof UpdateTaskBody>,
 ): Promise<Task> {
   const ws = w.principal.workspaceId
-  const input = { ...body, assignee_id: personOrMe(body.assignee_id, w.principal, '/assignee_id') }
   if (idKind(taskId) !== 'task' || !(await canOpen(w.trx, w.visibility, taskId))) throw notFound()
+  const input = {
+    ...body,
+    assignee_id: await namedReference(w.trx, w, 'person', body.assignee_id, '/assignee_id'),
+  }
   requireText('/title', input.title)
   await requireVisible(w.trx, w.visibility, [['/assignee_id', 'person', input.assignee_id]])
   const before = await taskRow(w, taskId)

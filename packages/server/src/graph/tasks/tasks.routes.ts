@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox'
 import { authenticated } from '../../api/authenticated.ts'
 import { listResponse } from '../../api/list-response.ts'
-import { personOrMe } from '../../api/me-reference.ts'
+import { namedReference } from '../../api/named-reference.ts'
 import { requireVisible } from '../../api/require-visible.ts'
 import { IdParams, Page } from '../../api/schemas.ts'
 import type { AppDeps } from '../../app-deps.ts'
@@ -29,10 +29,25 @@ export function taskRoutes(deps: AppDeps): FastifyPluginAsyncTypebox {
         config: { scopes: ['task:read'] },
       },
       async (request) => {
-        const { visibility } = authenticated(request)
+        const caller = authenticated(request)
+        const { visibility } = caller
+        const given = request.query
         const query = {
-          ...request.query,
-          assignee_id: personOrMe(request.query.assignee_id, visibility.principal, '/assignee_id'),
+          ...given,
+          assignee_id: await namedReference(
+            deps.db,
+            caller,
+            'person',
+            given.assignee_id,
+            '/assignee_id',
+          ),
+          project_id: await namedReference(
+            deps.db,
+            caller,
+            'project',
+            given.project_id,
+            '/project_id',
+          ),
         }
         await requireVisible(deps.db, visibility, [
           ['/project_id', 'project', query.project_id],

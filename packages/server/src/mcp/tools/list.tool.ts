@@ -1,5 +1,5 @@
 import Type from 'typebox'
-import { personOrMe } from '../../api/me-reference.ts'
+import { namedReference } from '../../api/named-reference.ts'
 import { bindingOf, readCursor } from '../../api/paging.ts'
 import { ProblemError } from '../../api/problem-catalogue.ts'
 import { requireVisible } from '../../api/require-visible.ts'
@@ -93,10 +93,14 @@ async function listItems(session: McpSession, args: ListArgs) {
     })
   }
   refuseFiltersOfOtherTypes(args, source)
-  // `me` as REST reads it: the caller's own id, and a refusal for a token acting as no person.
-  const assignee = personOrMe(args.assignee_id, caller.principal, '/assignee_id')
+  // `me` and names as REST reads them (api/named-reference.ts): one rule for every id field.
+  const named: Partial<Record<(typeof LIST_FILTERS)[number], unknown>> = {
+    assignee_id: await namedReference(deps.db, caller, 'person', args.assignee_id, '/assignee_id'),
+    project_id: await namedReference(deps.db, caller, 'project', args.project_id, '/project_id'),
+    team_id: await namedReference(deps.db, caller, 'team', args.team_id, '/team_id'),
+  }
   const filters: ListFilters = Object.fromEntries(
-    LIST_FILTERS.map((name) => [name, name === 'assignee_id' ? assignee : args[name]]).filter(
+    LIST_FILTERS.map((name) => [name, name in named ? named[name] : args[name]]).filter(
       ([, value]) => value !== undefined,
     ),
   )

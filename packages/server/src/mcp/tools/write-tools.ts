@@ -6,7 +6,9 @@ import { createCheckin } from '../../graph/okrs/checkins.commands.ts'
 import { CreateCheckinBody } from '../../graph/okrs/okr-parts.schemas.ts'
 import { createTask, updateTask } from '../../graph/tasks/tasks.commands.ts'
 import { CreateTaskBody, UpdateTaskBody } from '../../graph/tasks/tasks.schemas.ts'
+import { readableNames } from '../../summaries/summary-queries.ts'
 import { data, inline, link } from '../markdown.ts'
+import type { McpSession } from '../mcp-session.ts'
 import { mcpWrite } from '../mcp-write.ts'
 import { ADDITIVE, IDEMPOTENT_WRITE, type ToolDefinition } from '../tool-definition.ts'
 import { DryRun, described, IdempotencyKey, Ref, terse } from './tool-schemas.ts'
@@ -68,8 +70,8 @@ export const createTaskTool: ToolDefinition<Keyed<Static<typeof CreateTaskBody>>
       idempotencyKey,
       dryRun,
       command: async (w) => ({ status: 201, body: await createTask(w, input) }),
-      render: (task, replayed) => ({
-        markdown: `Created task ${link(String(task.title), String(task.url))} (${task.id}), status ${task.status}${task.due ? `, due ${task.due}` : ''}${replayNote(replayed)}.`,
+      render: async (task, replayed) => ({
+        markdown: `Created task ${link(String(task.title), String(task.url))} (${task.id})${await placeOf(session, task)}, ${await taskState(session, task)}${replayNote(replayed)}.`,
         structured: pick(task, ['id', 'type', 'title', 'url', 'status', 'due'], replayed),
       }),
     })
@@ -115,8 +117,8 @@ export const updateTaskTool: ToolDefinition<Keyed<{ task_id: string } & UpdateTa
       idempotencyKey,
       dryRun,
       command: async (w) => ({ status: 200, body: await updateTask(w, taskId, fields) }),
-      render: (task, replayed) => ({
-        markdown: `Task ${link(String(task.title), String(task.url))} (${task.id}) is now ${taskState(task)}${replayNote(replayed)}.`,
+      render: async (task, replayed) => ({
+        markdown: `Task ${link(String(task.title), String(task.url))} (${task.id}) is now ${await taskState(session, task)}${replayNote(replayed)}.`,
         structured: pick(
           task,
           ['id', 'type', 'title', 'url', 'status', 'assignee_id', 'due'],
@@ -127,10 +129,20 @@ export const updateTaskTool: ToolDefinition<Keyed<{ task_id: string } & UpdateTa
   },
 }
 
-// A task's status, assignee and due date, as a sentence's end.
-function taskState(task: Record<string, unknown>): string {
-  const assignee = task.assignee_id ? `assigned to ${task.assignee_id}` : 'unassigned'
+// A task's status, assignee and due date, as a sentence's end: the assignee by name where the
+// caller may read it (the confirmation an agent relays says who, not an id), else by id.
+async function taskState(session: McpSession, task: Record<string, unknown>): Promise<string> {
+  const id = typeof task.assignee_id === 'string' ? task.assignee_id : null
+  const name = id ? (await readableNames(session.deps.db, session.caller, [id])).get(id) : null
+  const assignee = id ? `assigned to ${name ? `${data(name, 120)} (${id})` : id}` : 'unassigned'
   return `${task.status}, ${assignee}${task.due ? `, due ${task.due}` : ', no due date'}`
+}
+
+// Where a new task is: ` in “Project”` when it has a project the caller may read, else nothing.
+async function placeOf(session: McpSession, task: Record<string, unknown>): Promise<string> {
+  const id = typeof task.project_id === 'string' ? task.project_id : null
+  const name = id ? (await readableNames(session.deps.db, session.caller, [id])).get(id) : null
+  return name ? ` in ${data(name, 120)}` : ''
 }
 
 /** `add_comment`: `POST /v1/comments` as a tool. */
@@ -154,8 +166,8 @@ export const addCommentTool: ToolDefinition<Keyed<Static<typeof CreateCommentBod
       idempotencyKey,
       dryRun,
       command: async (w) => ({ status: 201, body: await createComment(w, input) }),
-      render: (comment, replayed) => ({
-        markdown: `Added comment ${link(String(comment.id), String(comment.url))} on ${comment.resource_id}${replayNote(replayed)}: ${data(String(comment.body))}`,
+      render: async (comment, replayed) => ({
+        markdown: `Added comment ${link(String(comment.id), String(comment.url))} on ${await subjectOf(session, String(comment.resource_id))}${replayNote(replayed)}: ${data(String(comment.body))}`,
         structured: {
           ...pick(comment, ['id', 'type', 'url', 'resource_id'], replayed),
           title: `Comment on ${comment.resource_id}`,
@@ -163,6 +175,12 @@ export const addCommentTool: ToolDefinition<Keyed<Static<typeof CreateCommentBod
       }),
     })
   },
+}
+
+// What a comment is on: its title and id where the caller's token reads its kind, else its id.
+async function subjectOf(session: McpSession, id: string): Promise<string> {
+  const name = (await readableNames(session.deps.db, session.caller, [id])).get(id)
+  return name ? `${data(name, 120)} (${id})` : id
 }
 
 /** `okr_checkin`: `POST /v1/okr/checkins` as a tool. */

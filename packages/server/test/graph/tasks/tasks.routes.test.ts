@@ -100,7 +100,7 @@ async function historyOf(taskId: string) {
   }
 }
 
-test('a task is changed field by field; the assignee stays out of activity, not of the audit', async () => {
+test('a task is changed field by field; activity and the audit list every field changed', async () => {
   t.clock.advance(1000)
   const created = await as('alice-key').post('/v1/tasks', {
     title: 'Draft',
@@ -135,8 +135,8 @@ test('a task is changed field by field; the assignee stays out of activity, not 
   assert.deepEqual(await historyOf(taskId), {
     activity: [
       ['task.created', []],
-      ['task.updated', ['description', 'due', 'title']],
-      ['task.updated', ['due']],
+      ['task.updated', ['assignee_id', 'description', 'due', 'title']],
+      ['task.updated', ['assignee_id', 'due']],
     ],
     events: ['task.created', 'task.updated', 'task.updated'],
     audit: ['task.created', 'task.updated', 'task.updated'],
