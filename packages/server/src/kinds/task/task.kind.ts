@@ -11,6 +11,7 @@ import { presentTask } from '../../graph/tasks/tasks.present.ts'
 import { listTasks } from '../../graph/tasks/tasks.queries.ts'
 import { taskRoutes } from '../../graph/tasks/tasks.routes.ts'
 import { TASK_STATUSES, TaskRecord } from '../../graph/tasks/tasks.schemas.ts'
+import { isOverdue, utcDay } from '../../lib/overdue.ts'
 import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { readableNames } from '../../summaries/summary-queries.ts'
 import { taskPage } from './task.page.ts'
@@ -86,6 +87,7 @@ const taskList: ListSource = {
       ...rows.map((row) => (row.project_visible ? row.project_id : null)),
     ])
     const nameOf = (id: string | null) => (id ? (names.get(id) ?? null) : null)
+    const today = utcDay(session.deps.clock.now())
     return rows.map((row) => ({
       id: row.id,
       type: 'task',
@@ -94,6 +96,7 @@ const taskList: ListSource = {
       facts: {
         status: row.status,
         due: row.due,
+        overdue: isOverdue(row, today),
         assignee: nameOf(row.assignee_visible ? row.assignee_id : null),
         project: nameOf(row.project_visible ? row.project_id : null),
       },

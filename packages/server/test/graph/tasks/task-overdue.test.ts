@@ -3,6 +3,7 @@ import { after, before, test } from 'node:test'
 import type { ImportResult } from '../../../src/bundle/import-bundle.ts'
 import { ManualClock } from '../../../src/lib/clock.ts'
 import { importOk, tokenOf, writableBundle } from '../../harness/bundles.ts'
+import { callToolInProcess } from '../../harness/mcp-inject.ts'
 import { client, startTestApp, type TestApp } from '../../harness/test-app.ts'
 
 // A task record says whether it is overdue, as a search hit does (lib/overdue.ts): due before
@@ -97,4 +98,22 @@ test('the record says the same, and overdue turns true the next day with no writ
   const rows = await overdueByKey()
   assert.equal(rows.today, true)
   assert.equal(rows.later, false, 'due today now')
+})
+
+test("MCP list rows say overdue beside the due date, as the REST rows' field does", async () => {
+  const answer = await callToolInProcess(t.app, tokenOf(ws, 'alice-key'), 'list', {
+    type: 'task',
+    project_id: ws.ids.open,
+    limit: 50,
+  })
+  assert.ok(!answer.isError, JSON.stringify(answer))
+  const text = answer.content.map((part) => part.text ?? '').join('\n')
+  // The clock has moved on a day in the test before: the REST rows say which are overdue now.
+  const rest = await overdueByKey()
+  const line = (title: string) => text.split('\n').find((row) => row.includes(`“${title}”`)) ?? ''
+  for (const [title, overdue] of Object.entries(rest)) {
+    if (title === 't-open') continue
+    assert.equal(/ overdue /.test(line(title)), overdue, `${title}: ${line(title)}`)
+  }
+  assert.ok(Object.values(rest).includes(false) && Object.values(rest).includes(true))
 })
