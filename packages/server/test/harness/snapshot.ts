@@ -101,6 +101,29 @@ export async function snapshotFor(
       `search ${query}`,
       (await api.post('/v1/search', { query, limit: 50, max_tokens: 20_000 })).json,
     )
+  // Filters given exactly, people, teams and projects by name (docs/api.md, "Names for ids"): a
+  // name is read among what the person may see, so hidden namesakes change nothing, not even
+  // whether a name is ambiguous.
+  for (const filters of [
+    { assignee: 'Person 1' },
+    { assignee: 'Person' },
+    { assignee: 'none' },
+    { due: 'none' },
+    { created_by: 'Person 0' },
+    { member: 'Person 2' },
+    { owner: 'Person 0' },
+    { team: 'Team 0' },
+    { project_id: 'Project 0' },
+    { health: ['off_track', 'at_risk'] },
+    { completed_after: '2026-01-01' },
+  ])
+    add(
+      `search ${JSON.stringify(filters)}`,
+      (await api.post('/v1/search', { query: 'tasks', filters, limit: 50, max_tokens: 20_000 }))
+        .json,
+    )
+  for (const query of ['assignee_id=Person%201', 'assignee_id=me', 'project_id=Project%201'])
+    add(`tasks ${query}`, (await api.get(`/v1/tasks?${query}&limit=100`)).json)
   // The two worlds' workspace ids differ (and tokenize differently): token counts are left out.
   const text = JSON.stringify(parts, (name, value) => {
     if (name === 'request_id' || name === 'used_tokens') return null

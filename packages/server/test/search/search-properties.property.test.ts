@@ -55,7 +55,8 @@ function withHiddenExtras(bundle: Bundle, who: string, words: number[]): Bundle 
   const extra = structuredClone(bundle)
   extra.projects?.push({
     key: 'x-p',
-    name: `Hidden ${text} sprockets marrows tundras`,
+    // Also a namesake of a visible project: a name given for an id reads only what one may see.
+    name: `Hidden ${text} sprockets marrows tundras Project 0`,
     description: text,
     status: 'active',
     visibility: 'private',
