@@ -34,6 +34,11 @@ export async function runAgentTasks(): Promise<TaskRun[]> {
   const app = await buildApp(world.deps)
   await app.listen({ port: PORT, host: '127.0.0.1' })
   const facts = new DemoFacts(demoBundle({ today: AGENT_TODAY }), AGENT_TODAY)
+  // A setup writes for real into this run's world, which every later task reads: such tasks
+  // come last, so that every other task sees the demo's data as DemoFacts reads it.
+  const firstSetup = AGENT_TASKS.findIndex((t) => t.setup)
+  if (firstSetup >= 0 && AGENT_TASKS.slice(firstSetup).some((t) => !t.setup))
+    throw new Error('tasks with a setup come after every task without one')
   const runs: TaskRun[] = []
   try {
     for (const task of AGENT_TASKS) runs.push(await runTask(task, origin, world, facts))
@@ -50,14 +55,29 @@ async function runTask(
   world: Awaited<ReturnType<typeof openDemoWorld>>,
   facts: DemoFacts,
 ): Promise<TaskRun> {
-  const token = world.tokens[task.as ?? 'ada-key'] as string
-  const client = new Client({ name: 'agent-tasks', version: '1.0.0' })
-  await client.connect(
-    new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
-      requestInit: { headers: { authorization: `Bearer ${token}` } },
-    }),
-  )
-  const read: string[] = []
+  if (task.setup) {
+    // What the world must hold before the question is asked, written as the owner; not counted.
+    const owner = await connect(origin, world.tokens['ada-key'] as string)
+    try {
+      await task.setup(async (tool, args = {}) => {
+        const result = (await owner.callTool({ name: tool, arguments: args })) as {
+          isError?: boolean
+          content: { text?: string }[]
+          structuredContent?: unknown
+        }
+        const text = result.content.map((part) => part.text ?? '').join('\n')
+        if (result.isError) throw new Error(`setup ${tool}: ${text}`)
+        return { text, data: result.structuredContent ?? {} }
+      }, world.ids)
+    } catch (failure) {
+      const error = (failure as Error).message.slice(0, 300)
+      return { name: task.name, calls: 0, tokens: 0, required: 1, missing: ['setup'], error }
+    } finally {
+      await owner.close()
+    }
+  }
+  const client = await connect(origin, world.tokens[task.as ?? 'ada-key'] as string)
+  const read: { tool: string; text: string }[] = []
   let calls = 0
   let tokens = 0
   let error: string | null = null
@@ -71,7 +91,7 @@ async function runTask(
       }
       const text = result.content.map((part) => part.text ?? '').join('\n')
       tokens += countTokens(JSON.stringify({ tool, args })) + countTokens(text)
-      read.push(text)
+      read.push({ tool, text })
       if (result.isError) throw new Error(`${tool}: ${text}`)
       return { text, data: result.structuredContent ?? {} }
     })
@@ -97,7 +117,10 @@ async function runTask(
     ...expected.items.flatMap((key) => expected.itemWords?.[key] ?? []),
   ]
   // Read as a person reads it: without the escapes that keep people's text from being Markdown.
-  const answer = read.join('\n').replace(/\\(?=[!-/:-@[-`{-~])/g, '')
+  const answer = read
+    .map((r) => r.text)
+    .join('\n')
+    .replace(/\\(?=[!-/:-@[-`{-~])/g, '')
   const missing: string[] = []
   for (const key of expected.items ?? []) {
     const id = world.ids[key] as string
@@ -107,8 +130,32 @@ async function runTask(
   }
   for (const word of expected.words ?? [])
     if (!answer.toLowerCase().includes(word.toLowerCase())) missing.push(`say ${word}`)
-  const required = (expected.items ?? []).length * 2 + (expected.words ?? []).length
+  if (expected.rowTokens !== undefined) {
+    // Every row of a list answer (`[n] “title” id · …`) within the bound.
+    const rows = read
+      .filter((r) => r.tool === 'list')
+      .flatMap((r) => r.text.split('\n'))
+      .filter((line) => /^\[\d+\] /.test(line))
+    const largest = Math.max(0, ...rows.map((row) => countTokens(row)))
+    if (rows.length === 0 || largest > expected.rowTokens)
+      missing.push(`rows ≤ ${expected.rowTokens} tokens (${rows.length} rows, largest ${largest})`)
+  }
+  const required =
+    (expected.items ?? []).length * 2 +
+    (expected.words ?? []).length +
+    (expected.rowTokens !== undefined ? 1 : 0)
   return { name: task.name, calls, tokens, required, missing, error }
+}
+
+// An MCP client of the served workspace, with this bearer token.
+async function connect(origin: string, token: string): Promise<Client> {
+  const client = new Client({ name: 'agent-tasks', version: '1.0.0' })
+  await client.connect(
+    new StreamableHTTPClientTransport(new URL(`${origin}/mcp`), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    }),
+  )
+  return client
 }
 
 // The title a correct answer names an item by.

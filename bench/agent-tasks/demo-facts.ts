@@ -4,6 +4,10 @@ import { objectiveProgress } from '../../packages/server/src/graph/okrs/okr-prog
 
 type Task = NonNullable<Bundle['tasks']>[number]
 type Okr = NonNullable<Bundle['okrs']>[number]
+type Comment = NonNullable<Bundle['comments']>[number]
+
+/** An objective's health verdict, as docs/api.md ("OKR health") names it. */
+export type Health = 'achieved' | 'on_track' | 'at_risk' | 'off_track'
 
 /** How many days ahead "due soon" reaches, today included (docs/api.md, "Attention"). */
 const DUE_SOON_DAYS = 7
@@ -73,12 +77,71 @@ export class DemoFacts {
 
   /** The objectives of the current quarter that are at risk or off track, by the documented rule. */
   okrsBehind(filter: (okr: Okr) => boolean = () => true): Okr[] {
+    return this.okrsWithHealth(['at_risk', 'off_track'], filter)
+  }
+
+  /**
+   * An objective's health today by the rule of docs/api.md ("OKR health"): its progress against
+   * the share of its session gone, and its latest confidence; null when its session names no
+   * period.
+   */
+  health(okr: Okr): Health | null {
     const now = new Date(`${this.today}T12:00:00Z`)
+    return okrHealth(this.progress(okr), this.confidence(okr), okr.session, now)?.verdict ?? null
+  }
+
+  /** The objectives whose health today is one of `verdicts`. */
+  okrsWithHealth(verdicts: Health[], filter: (okr: Okr) => boolean = () => true): Okr[] {
     return (this.bundle.okrs ?? []).filter((okr) => {
-      if (!filter(okr)) return false
-      const health = okrHealth(this.progress(okr), this.confidence(okr), okr.session, now)
-      return health?.verdict === 'at_risk' || health?.verdict === 'off_track'
+      const health = this.health(okr)
+      return filter(okr) && health !== null && verdicts.includes(health)
     })
+  }
+
+  /** A health verdict as a sentence says it ("at risk"). */
+  healthWords(verdict: Health): string {
+    return verdict.replace('_', ' ')
+  }
+
+  /**
+   * Tasks that keep `filter` and were completed at or after `from` and before `to` (days, UTC):
+   * done, with their `completed_at` in the span, as search's `completed_after`/`_before` read it.
+   */
+  completedBetween(from: string, to: string, filter: (task: Task) => boolean = () => true): Task[] {
+    return (this.bundle.tasks ?? []).filter(
+      (t) =>
+        t.status === 'done' &&
+        !!t.completed_at &&
+        t.completed_at >= from &&
+        t.completed_at < to &&
+        filter(t),
+    )
+  }
+
+  /** A task's subtasks, in the bundle's order. */
+  subtasks(parent: string): Task[] {
+    return (this.bundle.tasks ?? []).filter((t) => t.parent === parent)
+  }
+
+  /**
+   * What a person said about a topic: their comments in which every word of the topic is in the
+   * comment's text or in the title of what it is on (ignoring case), newest first.
+   */
+  commentsAbout(author: string, topic: string): Comment[] {
+    const words = topic.toLowerCase().split(/\s+/)
+    const b = this.bundle
+    const titleOf = (key: string) =>
+      b.tasks?.find((t) => t.key === key)?.title ??
+      b.canvases?.find((c) => c.key === key)?.title ??
+      b.projects?.find((p) => p.key === key)?.name ??
+      b.okrs?.find((o) => o.key === key)?.title ??
+      ''
+    return (b.comments ?? [])
+      .filter((c) => {
+        const text = `${c.body} ${titleOf(c.on)}`.toLowerCase()
+        return c.author === author && words.every((w) => text.includes(w))
+      })
+      .sort((a, z) => z.at.localeCompare(a.at))
   }
 
   /** An objective's progress from its key results. */
