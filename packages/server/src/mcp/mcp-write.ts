@@ -1,6 +1,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/server'
 import { ProblemError } from '../api/problem-catalogue.ts'
 import { auditActorOf } from '../audit/audit-actor.ts'
+import { readableNames } from '../summaries/summary-queries.ts'
 import type { DryRunAnswer } from '../writes/dry-run.ts'
 import { idempotencyKeyOf, requestFingerprint } from '../writes/idempotency-key.ts'
 import { runWrite } from '../writes/run-write.ts'
@@ -48,7 +49,7 @@ export async function mcpWrite<Input>(
       request.command,
     )
     if (outcome.status >= 400) return toolError(storedProblem(outcome.body))
-    if (dryRun) return toolResult(await dryRunAnswer(request, JSON.parse(outcome.body)))
+    if (dryRun) return toolResult(await dryRunAnswer(session, request, JSON.parse(outcome.body)))
     return toolResult(await request.render(JSON.parse(outcome.body), outcome.replayed))
   } catch (error) {
     return toolError(error)
@@ -57,9 +58,11 @@ export async function mcpWrite<Input>(
 
 /**
  * A dry run as a tool answers it: the facts the tool would give (ids it would assign as null),
- * with the activity and events the write would record, and Markdown that says nothing happened.
+ * with the activity and events the write would record, and Markdown that says nothing happened
+ * and names whom and what the result's ids are (as a write's confirmation does).
  */
 async function dryRunAnswer<Input>(
+  session: McpSession,
   request: McpWriteRequest<Input>,
   answer: DryRunAnswer,
 ): Promise<ToolAnswer> {
@@ -71,11 +74,31 @@ async function dryRunAnswer<Input>(
     `Dry run of ${request.tool}: it would succeed; nothing was written.`,
     `It would record ${verbs.length > 0 ? verbs.join(', ') : 'no activity'} and emit ${events.length > 0 ? events.join(', ') : 'no event'}.`,
     `Ids it would assign are null. Result: ${data(JSON.stringify(record), 2000)}`,
+    ...(await linkNames(session, record)),
   ].join(' ')
   return {
     markdown,
     structured: { ...structured, dry_run: true, activity: answer.activity, events: answer.events },
   }
+}
+
+// The result's links by name, where the caller may see them and its token reads their kind:
+// `assignee_id is “Amir Tehrani”.`, what an agent relays instead of an id.
+async function linkNames(session: McpSession, record: Record<string, unknown>): Promise<string[]> {
+  const links = Object.entries(record).filter(
+    (entry): entry is [string, string] =>
+      entry[0].endsWith('_id') && entry[0] !== 'workspace_id' && typeof entry[1] === 'string',
+  )
+  const names = await readableNames(
+    session.deps.db,
+    session.caller,
+    links.map(([, id]) => id),
+  )
+  const named = links.flatMap(([field, id]) => {
+    const name = names.get(id)
+    return name ? [`${field} is ${data(name, 120)}`] : []
+  })
+  return named.length > 0 ? [`${named.join('; ')}.`] : []
 }
 
 // A business 4xx stored under the key, as a ProblemError again, so a replay reads like the first.

@@ -159,6 +159,13 @@ test('MCP writes take names and confirm with them: who, where, on what', async (
     assignee_id: 'me',
   })
   assert.match(text(updated), /is now todo, assigned to “Alice Member” \(usr_\w+\)/)
+  const dry = await callToolInProcess(t.app, token, 'update_task', {
+    task_id: taskId,
+    assignee_id: 'Bob Member',
+    dry_run: true,
+  })
+  assert.match(text(dry), /nothing was written/)
+  assert.match(text(dry), /assignee_id is “Bob Member”; project_id is “Open project”;/)
   const ambiguous = await callToolInProcess(t.app, token, 'update_task', {
     task_id: taskId,
     assignee_id: 'Member',
