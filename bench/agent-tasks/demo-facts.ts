@@ -155,12 +155,18 @@ export class DemoFacts {
     )
   }
 
-  /** The confidence of an objective's latest check-in that gave one. */
+  /**
+   * The confidence of an objective's latest check-in that gave one; of several at that moment,
+   * the lowest (docs/api.md, "OKR health").
+   */
   confidence(okr: Okr): number | null {
     const keys = new Set(okr.key_results.map((kr) => kr.key))
     const latest = (this.bundle.checkins ?? [])
       .filter((c) => keys.has(c.key_result) && c.confidence !== undefined && c.confidence !== null)
-      .sort((a, b) => (b.at ?? '').localeCompare(a.at ?? ''))[0]
+      .sort(
+        (a, b) =>
+          (b.at ?? '').localeCompare(a.at ?? '') || (a.confidence ?? 0) - (b.confidence ?? 0),
+      )[0]
     return latest?.confidence ?? null
   }
 }

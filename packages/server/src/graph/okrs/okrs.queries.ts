@@ -89,11 +89,13 @@ export async function listOkrs(
 
 /**
  * The confidence of the latest check-in that gave one, of the objective aliased `o`: what its
- * record, its health and search hits read (docs/api.md, "OKR health").
+ * record, its health and search hits read (docs/api.md, "OKR health"). Of check-ins made at the
+ * same moment (one round over several key results), the lowest: the owner's doubt about one key
+ * result is news, and a random id must not decide an objective's health.
  */
 export function latestConfidence(): RawBuilder<number | null> {
   return sql<number | null>`(
     select c.confidence from checkins c
     where c.workspace_id = o.workspace_id and c.objective_id = o.id and c.confidence is not null
-    order by c.created_at desc, c.id desc limit 1)`
+    order by c.created_at desc, c.confidence asc limit 1)`
 }

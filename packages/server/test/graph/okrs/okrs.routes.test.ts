@@ -94,3 +94,33 @@ test('an objective carries its latest confidence and its health on the day, in R
     await dated.close()
   }
 })
+
+test('of check-ins made at the same moment, the lowest confidence is the latest, whatever their ids', async () => {
+  // One round over two key results; imported several times, so the ids fall in every order.
+  for (let round = 0; round < 6; round++) {
+    const bundle = writableBundle()
+    const [okr] = bundle.okrs ?? []
+    if (!okr) throw new Error('the bundle has an objective')
+    okr.key_results.push({ key: 'kr2', title: 'Retention', target: 100, current: 50 })
+    const at = '2026-11-20T10:00:00Z'
+    bundle.checkins = [
+      { key: 'c1', key_result: 'kr1', author: 'alice', value: 40, confidence: 0.9, at },
+      { key: 'c2', key_result: 'kr2', author: 'alice', value: 50, confidence: 0.3, at },
+      {
+        key: 'c0',
+        key_result: 'kr2',
+        author: 'alice',
+        value: 45,
+        confidence: 0.1,
+        at: '2026-11-19T10:00:00Z',
+      },
+    ]
+    bundle.workspace = { ...bundle.workspace, key: `ws-tie-${round}` }
+    const imported = await importOk(t.db.db, bundle, { now: t.clock.now() })
+    const reply = await client(t.app, tokenOf(imported, 'alice-key')).get(
+      `/v1/resources/${imported.ids.o1}`,
+    )
+    assert.equal(reply.status, 200, reply.body)
+    assert.equal(reply.json.confidence, 0.3)
+  }
+})
