@@ -16,16 +16,13 @@ import {
 } from './question-vocabulary.ts'
 import type { SearchKind } from './search.schemas.ts'
 import type { SearchFilterValues } from './search-filter-values.ts'
+import { baseVerb, readVerb } from './verb-lemma.ts'
 
 /*
  * The filters a question says in words (docs/api.md, "Filters in the query"): statuses, times,
  * "my", an objective's health, the kinds it lists, and the words that may name a person or a
  * team (resolved later, against what the caller may open).
  */
-
-// Words that end a person's name in "assigned to …" and "for …": anything that is no name.
-const NOT_NAME =
-  /^(today|tomorrow|yesterday|this|next|last|week|month|in|on|at|due|and|or|with|working|doing|busy|up|focused|got|have|finish|finished|close|closed|complete|completed|ship|shipped|wrap|wrapped|deliver|delivered|say|said|comment|commented|write|wrote|reply|replied|mention|mentioned|post|posted|create|created|make|made|open|opened)$/
 
 /** What a question asks of a person: their work, in what state, or what they wrote. */
 export type PersonAsk = {
@@ -40,8 +37,10 @@ export type PersonAsk = {
   state: 'working' | 'open' | 'blocked' | 'done' | 'said' | 'made' | null
 }
 
-// Verbs after "what did X …" and what they ask for.
-const DID: Record<string, PersonAsk['state']> = {
+// What a verb about a person asks for, by its base form: every form of it is read through
+// compromise ("finished", "finishes", "finishing"; verb-lemma.ts). `done`: what they finished;
+// `said`: their comments; `made`: what they created.
+const PERSON_VERBS: Record<string, 'done' | 'said' | 'made'> = {
   finish: 'done',
   close: 'done',
   complete: 'done',
@@ -58,23 +57,24 @@ const DID: Record<string, PersonAsk['state']> = {
   make: 'made',
   open: 'made',
 }
-// The same in the past tense, after a name: "anything Sam said about …", "tasks Ada made".
-const PAST: Record<string, PersonAsk['state']> = {
-  finished: 'done',
-  closed: 'done',
-  completed: 'done',
-  shipped: 'done',
-  wrapped: 'done',
-  delivered: 'done',
-  said: 'said',
-  commented: 'said',
-  wrote: 'said',
-  replied: 'said',
-  mentioned: 'said',
-  posted: 'said',
-  created: 'made',
-  made: 'made',
-  opened: 'made',
+// Verbs that frame what a person is doing ("working on", "doing", "focused on", "got on her
+// plate", "have"), by their base form.
+const FRAME_VERBS = new Set(['work', 'do', 'focus', 'get', 'have'])
+// Other words that end a person's name in "assigned to …" and "for …".
+const NOT_NAME_WORDS = new Set(
+  'today tomorrow yesterday this next last week month in on at due and or with busy up'.split(' '),
+)
+// Words before a name whose verb ends in "-s" that make it a question of what they do: "anything
+// Ada writes", "what Priya finishes" (and words for tasks: "tasks Sam closes").
+const ASKS_OF = /^(what|whatever|which|that|anything|everything|something)$/
+// Words before an "-ing" form that say it is under way: "Sam is shipping", "I'm writing".
+const UNDER_WAY = /^(is|was|am|i'm|i’m)$/
+
+// Whether a word ends a person's name: a word of time or place, or a verb about people.
+function notName(word: string): boolean {
+  if (NOT_NAME_WORDS.has(word)) return true
+  const base = baseVerb(word)
+  return FRAME_VERBS.has(base) || ownValue(PERSON_VERBS, base) !== undefined
 }
 
 /**
@@ -89,7 +89,7 @@ export function readPersonWords(words: string[]): PersonAsk | null {
     const out: number[] = []
     for (let i = from; i < words.length && out.length < 2; i++) {
       const w = words[i] as string
-      if (STOP_WORDS.has(w) || NOT_NAME.test(w) || statusWord(w) || TASK_NOUNS.has(w)) break
+      if (STOP_WORDS.has(w) || notName(w) || statusWord(w) || TASK_NOUNS.has(w)) break
       out.push(i)
     }
     return out
@@ -99,12 +99,17 @@ export function readPersonWords(words: string[]): PersonAsk | null {
       ? { words: at.map((i) => (words[i] as string).replace(/['’]s$/, '')), frame, state }
       : null
   const asking = (i: number) => /^(what|whats|what's)$/.test(words[i] ?? '')
+  // What a verb about people asks for, in any form ("close", "finished"); "wrap" takes its "up".
+  const personVerb = (word: string | undefined) =>
+    word === undefined ? undefined : ownValue(PERSON_VERBS, baseVerb(word))
+  const wrapUp = (at: number) =>
+    baseVerb(words[at] ?? '') === 'wrap' && words[at + 1] === 'up' ? [at + 1] : []
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string
     if (/^\p{L}+['’]s$/u.test(w)) {
       // "Kemi Adeyemi's tasks": the possessive, and the word before it when it may be a name.
       const before = words[i - 1]
-      const two = before && !STOP_WORDS.has(before) && !NOT_NAME.test(before) ? [i - 1, i] : [i]
+      const two = before && !STOP_WORDS.has(before) && !notName(before) ? [i - 1, i] : [i]
       const plate = words[i + 1] === 'plate' ? [i + 1] : []
       return named(two, plate, plate.length > 0 ? 'open' : null)
     }
@@ -142,35 +147,59 @@ export function readPersonWords(words: string[]): PersonAsk | null {
       }
     }
     if (w === 'did' && words[i + 1] === 'i') {
-      // "which tasks did I create", "what did I say about …": the asker.
-      const state = ownValue(DID, words[i + 2] ?? '')
-      if (state === 'said' || state === 'made')
-        return { words: ['me'], frame: [i, i + 1, i + 2], state }
+      // "which tasks did I create", "what did I say about …", "what did I finish": the asker.
+      const state = personVerb(words[i + 2])
+      if (state) return { words: ['me'], frame: [i, i + 1, i + 2, ...wrapUp(i + 2)], state }
     }
     if (w === 'did' && asking(i - 1)) {
       // "what did Priya close", "what did Sam say about the rollout".
       const at = nameAt(i + 1)
       const next = (at.at(-1) ?? i) + 1
-      const state = ownValue(DID, words[next] ?? '')
-      if (at.length > 0 && state) {
-        const up = words[next] === 'wrap' && words[next + 1] === 'up' ? [next + 1] : []
-        return named(at, [next, ...up], state)
-      }
+      const state = personVerb(words[next])
+      if (at.length > 0 && state) return named(at, [next, ...wrapUp(next)], state)
     }
   }
-  // "anything Sam said about …", "tasks Ada created": a name just before a past-tense verb.
+  // "anything Sam said about …", "tasks Ada created" (a name just before a past form), "anything
+  // Ada writes about …" (a present form after "anything", "what" or a word for tasks), "tasks Sam
+  // is shipping" or "what is Sam shipping" (an "-ing" form with "is": under way, when it is of
+  // finishing).
   for (let i = 1; i < words.length; i++) {
-    const state = ownValue(PAST, words[i] as string)
-    if (!state) continue
-    if (words[i - 1] === 'i' && (state === 'said' || state === 'made'))
-      return { words: ['me'], frame: [i - 1, i], state }
+    const w = words[i] as string
+    const verb = readVerb(w)
+    const asks = verb.form === 'base' ? undefined : ownValue(PERSON_VERBS, verb.base)
+    if (!asks) continue
+    // A present form may be a plural ("customer comments"); an "-ing" form a noun ("shipping").
+    if (verb.form === 'present' && TYPE_PLURALS.has(w)) continue
+    const gerund = verb.form === 'gerund'
+    const state = gerund && asks === 'done' ? 'working' : asks
+    const aux = gerund && UNDER_WAY.test(words[i - 1] ?? '') ? 1 : 0
+    const frame = [i, ...wrapUp(i)]
+    // The asker: "comments I wrote", "tasks I finished", "what I'm writing", "what am I shipping".
+    const me =
+      aux > 0 && /^i['’]m$/.test(words[i - 1] as string)
+        ? [i - 1]
+        : aux > 0 && words[i - 2] === 'i'
+          ? [i - 2, i - 1]
+          : words[i - 1] === 'i' && (!gerund || /^(am|was)$/.test(words[i - 2] ?? ''))
+            ? [i - 1]
+            : []
+    if (me.length > 0) return { words: ['me'], frame: [...me, ...frame], state }
     const at: number[] = []
-    for (let k = i - 1; k >= 0 && at.length < 2; k--) {
+    for (let k = i - 1 - aux; k >= 0 && at.length < 2; k--) {
       const w = words[k] as string
-      if (STOP_WORDS.has(w) || NOT_NAME.test(w) || statusWord(w) || TASK_NOUNS.has(w)) break
+      if (STOP_WORDS.has(w) || notName(w) || statusWord(w) || TASK_NOUNS.has(w)) break
       at.unshift(k)
     }
-    if (at.length > 0) return named(at, [i], state)
+    if (at.length === 0) continue
+    const first = at[0] as number
+    if (
+      verb.form === 'present' &&
+      !ASKS_OF.test(words[first - 1] ?? '') &&
+      !TASK_NOUNS.has(words[first - 1] ?? '')
+    )
+      continue
+    if (gerund && aux === 0 && !UNDER_WAY.test(words[first - 1] ?? '')) continue
+    return named(at, [...(aux ? [i - 1] : []), ...frame], state)
   }
   return null
 }

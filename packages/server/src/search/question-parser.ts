@@ -136,9 +136,10 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
     if (state === 'done') filters.status = ['done']
     if (state === 'blocked') filters.status = ['blocked']
   }
-  // The asker ("which tasks did I create"): no name to look up.
+  // The asker ("which tasks did I create", "what did I finish"): no name to look up.
   const asker = person?.words.length === 1 && person.words[0] === 'me'
   if (asker && (state === 'said' || state === 'made')) filters.created_by ??= 'me'
+  else if (asker && (state === 'done' || state === 'working')) filters.assignee ??= 'me'
   const named = words.flatMap((w, i) =>
     person?.words.includes(w.text.replace(/['’]s$/, '')) ? [i] : [],
   )
