@@ -4,10 +4,12 @@
  * Noor a guest) through `runSearch`, the code behind `POST /v1/search`, on PGlite. Reports mean
  * recall@10 over the questions that have an answer, and how many of those came back empty.
  *
- *   node --conditions=workgraph:source bench/relevance/people-run.ts --set dev [--show]
- *   node --conditions=workgraph:source bench/relevance/people-run.ts --set test --final
+ *   node --conditions=workgraph:source bench/relevance/people-run.ts [--round 2] --set dev [--show]
+ *   node --conditions=workgraph:source bench/relevance/people-run.ts [--round 2] --set test --final
  *
- * The test half is read once, when tuning is done: it refuses to run without `--final`.
+ * A test half is read once, when tuning is done: it refuses to run without `--final`. Round 1's
+ * test half has been read (bench/HISTORY.md, "The test half, scored once"), so it may be tuned
+ * on now as `--round 1 --set spent`; round 2 (bench/relevance/people-2/) is the held-out set.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -40,6 +42,7 @@ const DAY = '2026-11-29'
 
 const { values } = parseArgs({
   options: {
+    round: { type: 'string', default: '1' },
     set: { type: 'string', default: 'dev' },
     final: { type: 'boolean', default: false },
     show: { type: 'boolean', default: false },
@@ -49,8 +52,11 @@ const { values } = parseArgs({
 })
 if (values.set === 'test' && !values.final)
   throw new Error('The test half is reported once, when tuning is done: pass --final.')
+// Round 1's test half, once reported, is development data like its other half.
+const file = values.round === '1' && values.set === 'spent' ? 'test' : values.set
+const folder = values.round === '1' ? 'people' : `people-${values.round}`
 const questions = JSON.parse(
-  readFileSync(join(import.meta.dirname, 'people', `${values.set}.json`), 'utf8'),
+  readFileSync(join(import.meta.dirname, folder, `${file}.json`), 'utf8'),
 ) as PeopleQuestion[]
 
 const blank = new PGlite()

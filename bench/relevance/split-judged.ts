@@ -2,15 +2,18 @@
  * Splits the people's judged questions (bench/relevance/people/questions-*.json, written by three
  * writers who had only the demo bundle of 2026-11-29, a persona and the rules of who sees what)
  * into a development half and a test half, at random within each writer, with a fixed seed so
- * the split can be made again: `node bench/relevance/split-judged.ts`. Tuning reads only
+ * the split can be made again: `node bench/relevance/split-judged.ts [--round 2]`. Tuning reads only
  * dev.json; test.json is reported once, when tuning is done (bench/README.md, "Search
  * relevance").
  */
 import { readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
+import { parseArgs } from 'node:util'
 
-const SEED = 20261129
-const dir = join(import.meta.dirname, 'people')
+// `--round 2` splits bench/relevance/people-2/, written after round 1's test half was read.
+const { values } = parseArgs({ options: { round: { type: 'string', default: '1' } } })
+const SEED = values.round === '1' ? 20261129 : 20261129 + Number(values.round)
+const dir = join(import.meta.dirname, values.round === '1' ? 'people' : `people-${values.round}`)
 
 // Mulberry32: a small seeded generator, so the split is the same wherever it is run.
 function random(seed: number): () => number {
