@@ -106,7 +106,7 @@ export function readPersonWords(words: string[]): PersonAsk | null {
     baseVerb(words[at] ?? '') === 'wrap' && words[at + 1] === 'up' ? [at + 1] : []
   for (let i = 0; i < words.length; i++) {
     const w = words[i] as string
-    if (/^\p{L}+['’]s$/u.test(w)) {
+    if (/^\p{L}+['’]s$/u.test(w) && !CONTRACTIONS.test(w)) {
       // "Kemi Adeyemi's tasks": the possessive, and the word before it when it may be a name.
       const before = words[i - 1]
       const two = before && !STOP_WORDS.has(before) && !notName(before) ? [i - 1, i] : [i]
@@ -248,7 +248,8 @@ export function readNaturalFilters(
 ): { used: Set<number>; kinds: SearchKind[]; placed: boolean } {
   // A person's frame ("what did … finish") is a filter said in words; their name is not to find.
   const used = new Set<number>(person.frame)
-  const statuses: { at: number[]; status: TaskStatus; blocking: boolean }[] = []
+  // `not`: the status denied ("not done", "still hasn't been finished"): what is still open.
+  const statuses: { at: number[]; status: TaskStatus; blocking: boolean; not?: boolean }[] = []
   const healths: { at: number[]; verdicts: HealthVerdict[]; weak: boolean }[] = []
   // A time is a window, or open at one end: "since Monday" to now, "before Friday" from ever.
   let time: NamedTime | null = null
@@ -318,6 +319,15 @@ export function readNaturalFilters(
       i++
     } else if (w === 'my' || w === 'mine') {
       mine = mine ?? [i]
+    } else if (w === 'for' && next === 'me') {
+      // "which tasks are late for me": as "my", when something else asks for tasks.
+      mine = mine ?? [i, i + 1]
+      i++
+    } else if (w !== undefined && (UNDONE.has(w) || (isDoneWord(w) && deniedAt(words, i) >= 0))) {
+      // "unfinished", "not done", "hasn't been closed": the work still open.
+      const from = UNDONE.has(w) ? i : deniedAt(words, i)
+      const at = Array.from({ length: i - from + 1 }, (_, k) => from + k)
+      statuses.push({ at, status: 'done', blocking: false, not: true })
     } else if (w !== undefined && statusWord(w)) {
       statuses.push({
         at: [i],
@@ -375,8 +385,8 @@ export function readNaturalFilters(
     used.add(late)
   }
   if (status) {
-    const asked = status.status
-    filters.status = filters.status ? filters.status.filter((s) => s === asked) : [asked]
+    const asked = status.not ? OPEN_STATUSES : [status.status]
+    filters.status = filters.status ? filters.status.filter((s) => asked.includes(s)) : [...asked]
     for (const at of status.at) used.add(at)
   }
   const anyFilter =
@@ -445,6 +455,38 @@ export function readNaturalFilters(
   }
   if (used.size > 0) for (const at of taskNouns) used.add(at)
   return { used, kinds, placed: placed() }
+}
+
+/** What a verb about people asks for, in any form ("finished": done, "wrote": said). */
+export function personVerbAsks(word: string): 'done' | 'said' | 'made' | undefined {
+  const verb = readVerb(word)
+  return verb.form === 'base' && !/^(finish|close|complete|ship|deliver|say|write)$/.test(word)
+    ? undefined
+    : ownValue(PERSON_VERBS, verb.base)
+}
+
+// "what's", "who's", "it's": a word and "is", never someone's.
+const CONTRACTIONS = /^(what|who|it|that|there|here|where|how|let|he|she|when|why)['’]s$/
+
+// Words that say a task is still to do in one word.
+const UNDONE = new Set(['unfinished', 'incomplete', 'undone', 'uncompleted', 'outstanding'])
+
+// A word of finishing in any form ("done", "finish", "finished", "closed", "completing").
+function isDoneWord(word: string): boolean {
+  return statusWord(word) === 'done' || ['finish', 'complete', 'close'].includes(baseVerb(word))
+}
+
+// Where the denial of the word at `at` starts ("not done", "hasn't been finished", "never
+// closed"), up to three words before it; -1 when nothing denies it.
+function deniedAt(words: readonly string[], at: number): number {
+  for (let i = at - 1; i >= Math.max(0, at - 3); i--)
+    if (
+      /^(not|never|hasn't|haven't|hasnt|havent|isn't|isnt|aren't|arent|wasn't|wasnt|weren't|werent|didn't|didnt)$/.test(
+        (words[i] ?? '').replace('’', "'"),
+      )
+    )
+      return i
+  return -1
 }
 
 /**

@@ -1,5 +1,10 @@
 import { readCommentSubject } from './comment-subject.ts'
-import { readNaturalFilters, readPersonWords, readTeamWords } from './natural-filters.ts'
+import {
+  personVerbAsks,
+  readNaturalFilters,
+  readPersonWords,
+  readTeamWords,
+} from './natural-filters.ts'
 import { isoDay, isValidDay, overdue, shiftDay } from './question-dates.ts'
 import {
   isTaskNoun,
@@ -76,6 +81,12 @@ export interface ParsedQuestion {
   workingOrOpen: boolean
   /** The meaningful words, normalized like a title, to find the item whose name is the query. */
   exact: string
+  /**
+   * When no phrase named a person: what the question asks of whoever its words may name ("jonas
+   * tasks which are late", "what Kemi is doing now"), read from the words around, and whether it
+   * asks about work at all. `run-search.ts` looks for a word that is exactly one person's name.
+   */
+  bareName: { state: 'working' | 'open' | 'done' | 'said' | null; work: boolean } | null
 }
 
 const MAX_TERMS = 12
@@ -234,7 +245,33 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
     types,
     workingOrOpen: state === 'working' && filters.status?.join() === 'in_progress',
     exact: normalizeTitle(searched.map((w) => w.text).join(' ')),
+    bareName: person
+      ? null
+      : bareNameAsk(
+          words.map((w) => w.text),
+          used.size > 0,
+        ),
   }
+}
+
+// What a question without a named person asks of someone its words may name: their work in
+// progress ("doing", "working"), their open work ("busy", "open", "plate", "got", "has"), what
+// they finished or said (a verb of people in any form); `work` when it asks about work at all
+// (those words, a word for tasks, or a filter read from the words).
+function bareNameAsk(words: string[], filtered: boolean): ParsedQuestion['bareName'] {
+  let state: NonNullable<ParsedQuestion['bareName']>['state'] = null
+  for (const word of words) {
+    if (/^(doing|working)$/.test(word)) state ??= 'working'
+    else if (/^(busy|open|plate|got|has|have)$/.test(word)) state ??= 'open'
+    else {
+      const asks = personVerbAsks(word)
+      if (asks === 'done' || asks === 'said') state ??= asks
+    }
+  }
+  // "the work", "stuff" and "things" are too loose to say a question is about someone's tasks.
+  const work =
+    state !== null || filtered || words.some((word) => /^(tasks?|tickets?|items|todos)$/.test(word))
+  return work ? { state, work } : null
 }
 
 // What the question asks comments on, with the words that frame it as text.

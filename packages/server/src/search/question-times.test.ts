@@ -60,3 +60,26 @@ test('words that are no day are not read as one', () => {
   for (const question of ['what is on my plate right now', 'who may approve this', 'apple pay'])
     assert.equal(read(question), null, question)
 })
+
+test('the month of today is this one, even where the question looks ahead', () => {
+  assert.deepEqual(read('brand tasks due in november but not finished'), {
+    words: 'in november',
+    from: '2026-11-01',
+    to: '2026-12-01',
+  })
+  assert.equal(read('due in december')?.from, '2026-12-01')
+  assert.equal(read('due in october')?.from, '2027-10-01')
+})
+
+test('a range from now: between now and a day, from today until one', () => {
+  assert.deepEqual(read('whats coming due between now and 12/4'), {
+    words: 'between now and 12/4',
+    from: '2026-11-29',
+    to: '2026-12-05',
+  })
+  assert.deepEqual(read('due from today until friday'), {
+    words: 'from today until friday',
+    from: '2026-11-29',
+    to: '2026-12-05',
+  })
+})

@@ -68,14 +68,22 @@ export function readTime(words: readonly string[], now: Date): NamedTime | null 
     )
   const windowOf = (result: chrono.ParsedResult): Window => {
     const day = dayOf(result.start.date())
+    // A range chrono read whole ("from today until Friday"): both ends' days in.
+    if (result.end) return { from: day, to: new Date(dayOf(result.end.date()).getTime() + DAY) }
     if (result.start.isCertain('day') || result.start.isCertain('weekday'))
       return { from: day, to: new Date(day.getTime() + DAY) }
     if (/\bweek\b/.test(result.text)) {
       const monday = new Date(day.getTime() - ((day.getUTCDay() + 6) % 7) * DAY)
       return { from: monday, to: new Date(monday.getTime() + 7 * DAY) }
     }
-    const month = new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth(), 1))
-    return { from: month, to: new Date(Date.UTC(day.getUTCFullYear(), day.getUTCMonth() + 1, 1)) }
+    // "due in November" on 29 November is this November, which a look ahead moved a year on.
+    const thisMonth =
+      !result.start.isCertain('year') &&
+      day.getUTCMonth() === today.getUTCMonth() &&
+      day.getUTCFullYear() === today.getUTCFullYear() + 1
+    const year = day.getUTCFullYear() - (thisMonth ? 1 : 0)
+    const month = new Date(Date.UTC(year, day.getUTCMonth(), 1))
+    return { from: month, to: new Date(Date.UTC(year, day.getUTCMonth() + 1, 1)) }
   }
   const first = found[0] as chrono.ParsedResult
   const at = indexes(first)
@@ -88,12 +96,24 @@ export function readTime(words: readonly string[], now: Date): NamedTime | null 
     const last = windowOf(second)
     window = { from: window.from, to: last.to }
     used = [(at[0] ?? 0) - 1, ...at, (at.at(-1) ?? 0) + 1, ...indexes(second)]
+  } else if (
+    before &&
+    /^(and|to|until|till|through)$/.test(before) &&
+    /^(now|today)$/.test(words[(at[0] ?? 0) - 2] ?? '') &&
+    /^(between|from)$/.test(words[(at[0] ?? 0) - 3] ?? '')
+  ) {
+    // "between now and 12/4", "from today until Friday": from today, that day included.
+    window = { from: today, to: window.to }
+    used = [(at[0] ?? 0) - 3, (at[0] ?? 0) - 2, (at[0] ?? 0) - 1, ...at]
   } else if (before && /^(before|by|until|till|through)$/.test(before)) {
     // "before Friday" ends where Friday begins; "by 12/4" includes the day.
     window = { from: null, to: before === 'before' ? window.from : window.to }
     used = [(at[0] ?? 0) - 1, ...at]
   } else if (before && /^(since|after|from)$/.test(before)) {
-    window = { from: before === 'after' ? window.to : window.from, to: null }
+    window = {
+      from: before === 'after' ? window.to : window.from,
+      to: first.end ? window.to : null,
+    }
     used = [(at[0] ?? 0) - 1, ...at]
   } else if (before === 'in' || before === 'on' || before === 'for') {
     used = [(at[0] ?? 0) - 1, ...at]

@@ -24,6 +24,7 @@ import {
 import type { SearchFilterValues } from './search-filter-values.ts'
 import {
   kindsFor,
+  resolveBareName,
   resolveFilters,
   resolvePersonName,
   resolveProjectName,
@@ -90,6 +91,29 @@ export async function runSearch(
         (words) => resolvePersonName(deps.db, visibility, words),
       )
     : null
+  // No phrase named anyone, but the question asks about someone's work: a word that is exactly
+  // one person's first or last name is that person ("jonas tasks which are late").
+  const bare =
+    !person &&
+    question.bareName &&
+    values.assignee === undefined &&
+    values.created_by === undefined &&
+    caller.readableKinds.includes('person')
+      ? await resolveBareName(
+          deps.db,
+          visibility,
+          terms.map((term) => term.text),
+        )
+      : null
+  if (bare && question.bareName) {
+    const said = question.bareName.state === 'said'
+    values[said ? 'created_by' : 'assignee'] = bare.id
+    const state = question.bareName.state
+    if (!values.status && state === 'working') values.status = [...OPEN_STATUSES]
+    if (!values.status && state === 'open') values.status = [...OPEN_STATUSES]
+    if (!values.status && state === 'done') values.status = ['done']
+    terms = terms.filter((term) => term.text !== bare.word && !isTaskNoun(term.text))
+  }
   if (person) {
     values[role] = person.id
     const named = new Set(person.words)
@@ -152,6 +176,8 @@ export async function runSearch(
     .map((word) => word.replace(/['’]s$/, ''))
     .filter((word) => !person?.words.includes(word) && !team?.words.includes(word))
     .filter((word) => !(team && word === 'team'))
+    // "the data migration project": the kind's noun says what the name is, it is not in it.
+    .filter((word) => !/^projects?$/.test(word))
     .join(' ')
   if (question.project && projectWords && values.project_id === undefined && !subject) {
     const project = await resolveProjectName(deps.db, visibility, projectWords)
@@ -166,14 +192,24 @@ export async function runSearch(
     }
   }
   const resolved = unresolvedProject ? null : await resolveFilters(deps.db, visibility, values, now)
-  const types = kindsFor(
+  // Kinds the words named that the filters rule out ("unassigned tickets across all projects")
+  // were a scope, not what to list: the filters define the set.
+  const listed = kindsFor(
     resolved ?? {},
     asked.filter((type) => !namedKinds || namedKinds.includes(type)),
   )
+  const types = listed.length > 0 || !namedKinds ? listed : kindsFor(resolved ?? {}, asked)
   const applied: Static<typeof AppliedFilters> = {
     ...values,
     ...(projectName ? { project_name: projectName } : {}),
     ...(person ? { [`${role}_name`]: safeLine(person.name) } : {}),
+    ...(bare
+      ? {
+          [question.bareName?.state === 'said' ? 'created_by_name' : 'assignee_name']: safeLine(
+            bare.name,
+          ),
+        }
+      : {}),
     ...(team ? { team_name: safeLine(team.name) } : {}),
     ...(onTitle ? { on_title: onTitle } : {}),
     ...(unresolvedProject ? { project: safeLine(unresolvedProject) } : {}),

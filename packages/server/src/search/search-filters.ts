@@ -229,7 +229,36 @@ export async function resolveProjectName(
            or lower(r.title) like ${`${words.toLowerCase().replace(/[\\%_]/g, '\\$&')}%`})
     order by length(r.title), r.updated_at desc, r.id
     limit 1`.execute(db)
-  return found.rows[0] ?? null
+  return found.rows[0] ?? bestCoveringProject(db, visibility, words)
+}
+
+/**
+ * When no project's name has every word ("brand stuff nobody finished"), the one project whose
+ * name has the most of them, by their English stems; null when none has any or two share the
+ * most. The words it does not cover stay words to rank by.
+ */
+async function bestCoveringProject(
+  db: Db,
+  visibility: Visibility,
+  words: string,
+): Promise<{ id: string; name: string } | null> {
+  const each = [...new Set(words.split(/\s+/).filter((word) => /^\p{L}{3,}$/u.test(word)))]
+  if (each.length < 2) return null
+  const ws = visibility.principal.workspaceId
+  const title = sql`(to_tsvector('english', r.title) || to_tsvector('simple', r.title))`
+  const covered = sql.join(
+    each.map((word) => sql`(${title} @@ plainto_tsquery('english', ${word}))::int`),
+    sql` + `,
+  )
+  const found = await sql<{ id: string; name: string; covered: number }>`
+    select * from (
+      select r.id, r.title as name, (${covered}) as covered from resource_index r
+      where r.workspace_id = ${ws} and r.type = 'project' and ${visibility.row('r')}) c
+    where covered > 0
+    order by covered desc, length(name), id
+    limit 2`.execute(db)
+  const [best, next] = found.rows
+  return best && (!next || next.covered < best.covered) ? { id: best.id, name: best.name } : null
 }
 
 /**
@@ -304,6 +333,28 @@ export async function resolvePersonName(
     order by p.id
     limit 20`.execute(db)
   return wholeOrOnly(found.rows)
+}
+
+/**
+ * The one person, among those the caller may see, whose first or last name is exactly one of
+ * `words` ("jonas" in "jonas tasks which are late"), and that word; null when no word is such a
+ * name, or the words name several people.
+ */
+export async function resolveBareName(
+  db: Db,
+  visibility: Visibility,
+  words: readonly string[],
+): Promise<{ id: string; name: string; word: string } | null> {
+  const candidates = [...new Set(words.filter((word) => /^\p{L}{3,}$/u.test(word)))]
+  if (candidates.length === 0) return null
+  const ws = visibility.principal.workspaceId
+  const found = await sql<{ id: string; name: string; word: string }>`
+    select p.id, p.name, w.word from people p
+    join unnest(${sql.val(candidates)}::text[]) w(word)
+      on lower(p.name) like w.word || ' %' or lower(p.name) like '% ' || w.word
+    where p.workspace_id = ${ws} and ${visibility.person('p')}
+    limit 2`.execute(db)
+  return found.rows.length === 1 ? (found.rows[0] ?? null) : null
 }
 
 // The row whose whole name the words are, or else the only row; null when several match partly.

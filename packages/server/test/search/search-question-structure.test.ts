@@ -1,0 +1,113 @@
+import assert from 'node:assert/strict'
+import { after, before, test } from 'node:test'
+import type { Bundle } from '../../src/bundle/bundle.schema.ts'
+import { demoBundle } from '../../src/bundle/demo/demo-bundle.ts'
+import type { ImportResult } from '../../src/bundle/import-bundle.ts'
+import { ManualClock } from '../../src/lib/clock.ts'
+import { ALL_READ_SCOPES, importOk, tokenOf } from '../harness/bundles.ts'
+import { client, startTestApp, type TestApp } from '../harness/test-app.ts'
+
+// Questions read by their structure more than by their words (docs/api.md, "Filters in the
+// query"): a bare first name where the question asks about work, a status denied, "for me", a
+// kind named as a scope, a project named by some of its words.
+
+const TODAY = '2026-11-29'
+let t: TestApp
+let ws: ImportResult
+let bundle: Bundle
+before(async () => {
+  t = await startTestApp({ clock: new ManualClock(`${TODAY}T12:00:00.000Z`) })
+  bundle = demoBundle({ today: TODAY })
+  bundle.api_keys = [
+    ...(bundle.api_keys ?? []),
+    { key: 'elena-key', person: 'elena', scopes: ALL_READ_SCOPES },
+  ]
+  ws = await importOk(t.db.db, bundle, { now: new Date(`${TODAY}T12:00:00.000Z`) })
+})
+after(() => t.close())
+
+// biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field
+type Json = any
+const ask = async (query: string, key = 'ada-key'): Promise<Json> => {
+  const reply = await client(t.app, tokenOf(ws, key)).post('/v1/search', {
+    query,
+    limit: 50,
+    max_tokens: 20_000,
+  })
+  assert.equal(reply.status, 200, reply.body)
+  return reply.json
+}
+const keys = (answer: Json): string[] =>
+  answer.results.map(
+    (hit: Json) => Object.entries(ws.ids).find(([, id]) => id === hit.id)?.[0] ?? hit.id,
+  )
+type Task = NonNullable<Bundle['tasks']>[number]
+const tasks = (keep: (task: Task) => boolean) =>
+  (bundle.tasks ?? [])
+    .filter(keep)
+    .map((task) => task.key)
+    .sort()
+
+const today = TODAY
+const open = (task: Task) => task.status !== 'done'
+const overdue = (task: Task) =>
+  open(task) && task.due !== undefined && task.due !== null && task.due < today
+
+test("a bare first name asks for that person's work when the question is about work", async () => {
+  const answer = await ask('jonas tasks which are late')
+  assert.equal(answer.interpreted.filters.assignee, ws.ids.jonas)
+  assert.deepEqual(
+    keys(answer).sort(),
+    tasks((task) => task.assignee === 'jonas' && overdue(task)),
+  )
+  const busy = await ask('Farid working on which tickets')
+  assert.equal(busy.interpreted.filters.assignee, ws.ids.farid)
+  assert.deepEqual(busy.interpreted.filters.status, ['todo', 'in_progress', 'blocked'])
+  const got = await ask("what's elena got open")
+  assert.equal(got.interpreted.filters.assignee, ws.ids.elena)
+  // A last name two people share names nobody; a name in a question not about work stays a word.
+  assert.equal((await ask('haddad tasks')).interpreted.filters.assignee, undefined)
+  assert.equal(
+    (await ask('what did pablo propose about the work')).interpreted.filters.assignee,
+    undefined,
+  )
+})
+
+test('a denied status is the work still open: "not done", "hasn\'t been finished", "unfinished"', async () => {
+  for (const query of [
+    'brand tasks not done',
+    "brand tasks that still haven't been finished",
+    'unfinished brand tasks',
+  ]) {
+    const answer = await ask(query)
+    assert.deepEqual(answer.interpreted.filters.status, ['todo', 'in_progress', 'blocked'], query)
+    assert.equal(answer.interpreted.filters.project_id, ws.ids.brand, query)
+  }
+})
+
+test('"for me" is the asker\'s, as "my" is, when the question asks for tasks', async () => {
+  const answer = await ask('which tasks are late for me', 'elena-key')
+  assert.equal(answer.interpreted.filters.assignee, 'me')
+  assert.deepEqual(
+    keys(answer).sort(),
+    tasks((task) => task.assignee === 'elena' && overdue(task)),
+  )
+})
+
+test('a kind the filters rule out is a scope: "unassigned tickets, not done, all projects"', async () => {
+  const answer = await ask('unassigned tickets, not done, all projects', 'elena-key')
+  assert.ok(answer.interpreted.types.includes('task'))
+  assert.ok(answer.results.length > 0)
+  assert.equal(answer.interpreted.filters.assignee, 'none')
+})
+
+test('a project named by some of its words: its noun left out, the most of its words', async () => {
+  const overdueThere = await ask(
+    'data migration project - which tickets are overdue please?',
+    'elena-key',
+  )
+  assert.equal(overdueThere.interpreted.filters.project_id, ws.ids.dataplat)
+  const covering = await ask('brand tasks due in november but not finish', 'elena-key')
+  assert.equal(covering.interpreted.filters.project_id, ws.ids.brand)
+  assert.equal(covering.interpreted.filters.due_after, '2026-11-01')
+})
