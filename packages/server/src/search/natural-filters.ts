@@ -377,6 +377,9 @@ export function readNaturalFilters(
       time !== null ||
       late !== null ||
       (s.blocking && asked) ||
+      // "whats blocked there", "what is stuck", "which are done": the status is what is asked.
+      /^(what's|whats)$/.test(words[(s.at[0] ?? 0) - 1] ?? '') ||
+      (asked && /^(is|are)$/.test(words[(s.at[0] ?? 0) - 1] ?? '')) ||
       ((s.blocking || asked) && /^(for|in|on|of)$/.test(words[(s.at.at(-1) ?? 0) + 1] ?? '')) ||
       others.length === 0,
   )
@@ -512,28 +515,11 @@ function listedKinds(
 }
 
 // Ways of saying nobody has a task, or it has no due date, each a run of words.
-const UNASSIGNED = [
-  ['unassigned'],
-  ['not', 'assigned'],
-  ['nobody', 'assigned'],
-  ['no', 'one', 'assigned'],
-  ['noone', 'assigned'],
-  ['nobody’s', 'picked'],
-  ["nobody's", 'picked'],
-  ['nobody', 'picked'],
-  ['no', 'assignee'],
-  ['without', 'an', 'assignee'],
-  ['no', 'owner'],
-]
-const UNDATED = [
-  ['undated'],
-  ['no', 'due', 'date'],
-  ['without', 'a', 'due', 'date'],
-  ['without', 'due', 'date'],
-  ['without', 'a', 'due'],
-  ['no', 'deadline'],
-  ['without', 'a', 'deadline'],
-]
+// A word that says something is lacking, and what may be: "nobody has been assigned", "no one
+// owns it", "nobody put a due date on", "don't have a deadline".
+const LACKING =
+  /^(no|nobody|nobody['’]s|noone|none|not|without|missing|lacking|never|hasn't|haven't|hasnt|havent|don't|dont|doesn't|doesnt|isn't|isnt|aren't|arent)$/
+const ASSIGNING = /^(assigned|assignee|assignees|owner|owners|owns|owned|picked)$/
 
 // Ways of saying the asker is on something: "which projects am I on".
 const ON_IT = [
@@ -585,11 +571,29 @@ function runAt(words: string[], runs: string[][]): number[] {
 
 /** The words that say what a task lacks ("nobody assigned", "no due date"), by index. */
 function readMissing(words: string[]): { unassigned: boolean; undated: boolean; at: number[] } {
-  const unassigned = runAt(words, UNASSIGNED)
-  const undated = runAt(words, UNDATED)
-  return {
-    unassigned: unassigned.length > 0,
-    undated: undated.length > 0,
-    at: [...unassigned, ...undated],
+  const at: number[] = []
+  let unassigned = false
+  let undated = false
+  for (const [i, word] of words.entries()) {
+    if (word === 'unassigned' || word === 'unowned') {
+      unassigned = true
+      at.push(i)
+    } else if (word === 'undated') {
+      undated = true
+      at.push(i)
+    }
+    if (!LACKING.test(word)) continue
+    // What is lacking, up to four words on ("no one has been assigned", "no due date").
+    for (let j = i + 1; j <= Math.min(words.length - 1, i + 5); j++) {
+      const target = words[j] as string
+      const dated = (target === 'due' && words[j + 1] === 'date') || /^deadlines?$/.test(target)
+      if (ASSIGNING.test(target) || dated) {
+        if (dated) undated = true
+        else unassigned = true
+        for (let k = i; k <= j + (target === 'due' ? 1 : 0); k++) at.push(k)
+        break
+      }
+    }
   }
+  return { unassigned, undated, at }
 }

@@ -111,3 +111,32 @@ test('a project named by some of its words: its noun left out, the most of its w
   assert.equal(covering.interpreted.filters.project_id, ws.ids.brand)
   assert.equal(covering.interpreted.filters.due_after, '2026-11-01')
 })
+
+test('what is lacking, said any way: a word of lacking, then whom or what date', async () => {
+  const unassigned = tasks((task) => task.project === 'brand' && !task.assignee)
+  assert.ok(unassigned.length > 0)
+  const which = await ask('which of the brand tasks nobody has been assigned to yet')
+  assert.deepEqual(keys(which).sort(), unassigned)
+  for (const query of [
+    'which of the brand tasks nobody has been assigned to yet',
+    'brand tasks no one owns',
+    'open brand tasks without an owner',
+  ]) {
+    const answer = await ask(query)
+    assert.equal(answer.interpreted.filters.assignee, 'none', query)
+  }
+  for (const query of [
+    'onboarding tasks nobody put a due date on',
+    "onboarding tasks that don't have a deadline",
+  ]) {
+    const answer = await ask(query)
+    assert.equal(answer.interpreted.filters.due, 'none', query)
+    assert.equal(answer.interpreted.filters.project_id, ws.ids.onboarding, query)
+  }
+})
+
+test('a status right after the question word is what is asked: "whats blocked there"', async () => {
+  const answer = await ask('brand refresh - still paused? whats blocked there')
+  assert.deepEqual(answer.interpreted.filters.status, ['blocked'])
+  assert.equal(answer.interpreted.filters.project_id, ws.ids.brand)
+})
