@@ -63,6 +63,8 @@ export const KINDS = {
     tag: { name: 'canvases', description: 'Canvases: documents and boards, by their metadata.' },
     noun: 'canvas',
     plural: 'canvases',
+    // What people call canvases in a question ("the mobile release plan doc").
+    aliases: ['docs', 'documents', 'specs'],
 
     verbs: { created: 'activity', updated: 'event' },
   },
@@ -89,7 +91,7 @@ export const KINDS = {
     tag: { name: 'okrs', description: 'Objectives, key results and check-ins.' },
     noun: 'objective',
     plural: 'objectives',
-    aliases: ['okrs'],
+    aliases: ['okrs', 'goals'],
 
     verbs: { created: 'activity', checkin: 'event' },
   },

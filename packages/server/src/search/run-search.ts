@@ -248,6 +248,8 @@ export async function runSearch(
           readableKinds,
           after,
           limit,
+          // Kinds the words named, not given in `types`: a filter said in words.
+          listed: namedKinds !== null && !body.types,
         })
   const open = resolved && { ...resolved, status: [...OPEN_STATUSES] }
   let rows: SearchRow[] = await search(wide ? open : resolved)

@@ -51,6 +51,11 @@ export interface SearchInput {
   after: CursorPosition | null
   limit: number
   window?: number
+  /**
+   * The question's words named the kinds to list ("docs that aren't in any project"): as a filter,
+   * the kind then defines the set and the other words only rank it.
+   */
+  listed?: boolean
 }
 
 /**
@@ -75,7 +80,7 @@ export async function searchIndex(
   const { phrases, excluded, exact } = input.question
   const indexed = input.types.filter((type) => type !== 'activity')
   const withActivity = input.types.includes('activity')
-  const filtered = Object.keys(input.filters).length > 0
+  const filtered = Object.keys(input.filters).length > 0 || input.listed === true
   if (input.question.terms.length === 0 && phrases.length === 0 && !filtered) return []
   const keyset = input.after
     ? sql`where (rank, updated_at, id) < (${input.after[0]}::real, ${input.after[1]}::timestamptz, ${input.after[2]}::text)`

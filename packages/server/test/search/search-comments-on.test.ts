@@ -52,10 +52,14 @@ test('a project named so keeps the comments in it', async () => {
   assert.deepEqual(keys(answer), ['m2', 'm3'])
 })
 
-test('"about" stays words to find in the comments', async () => {
+test('"about" stays words that rank the comments: the one about it first', async () => {
   const answer = await search('alice-key', { query: 'comments about secret' })
   assert.equal(answer.interpreted.filters.on, undefined)
-  assert.deepEqual(keys(answer), ['m1'])
+  assert.deepEqual(answer.interpreted.types, ['comment'])
+  // The kind named is the set, as a filter is; the word ranks it.
+  assert.equal(keys(answer)[0], 'm1')
+  assert.deepEqual(keys(answer).sort(), ['m1', 'm2', 'm3'])
+  assert.ok(answer.results[0].score > answer.results[1].score)
 })
 
 test('a thing the caller cannot open is never what the comments are on', async () => {
