@@ -17,6 +17,7 @@ import {
 } from './question-vocabulary.ts'
 import type { SearchKind } from './search.schemas.ts'
 import type { SearchFilterValues } from './search-filter-values.ts'
+import { longForm } from './short-forms.ts'
 import { timeWordSpelling } from './time-word-spelling.ts'
 import { spellingVariants } from './word-variants.ts'
 
@@ -134,7 +135,7 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
       const word = text.replace(/^-+/, '')
       if (/[\p{L}\p{N}]/u.test(word)) tokens.push({ kind: 'excluded', text: word })
     } else if (/[\p{L}\p{N}]/u.test(text))
-      tokens.push({ kind: 'word', text: timeWordSpelling(text) })
+      tokens.push({ kind: 'word', text: timeWordSpelling(longForm(text)) })
   }
   const words = tokens.flatMap((t, i) => (t.kind === 'word' ? [{ text: t.text, at: i }] : []))
   const person = readPersonWords(words.map((w) => w.text))

@@ -140,3 +140,9 @@ test('a status right after the question word is what is asked: "whats blocked th
   assert.deepEqual(answer.interpreted.filters.status, ['blocked'])
   assert.equal(answer.interpreted.filters.project_id, ws.ids.brand)
 })
+
+test('short forms of a chat box are read as their words: "due b4 fri", "this wk"', async () => {
+  const answer = await ask('checkout stuff due b4 fri')
+  assert.equal(answer.interpreted.filters.due_before, '2026-12-03')
+  assert.equal(answer.interpreted.filters.project_id, ws.ids.checkout)
+})
