@@ -7,9 +7,9 @@
  *   node --conditions=workgraph:source bench/relevance/people-run.ts [--round 2] --set dev [--show]
  *   node --conditions=workgraph:source bench/relevance/people-run.ts [--round 2] --set test --final
  *
- * A test half is read once, when tuning is done: it refuses to run without `--final`. Round 1's
- * test half has been read (bench/HISTORY.md, "The test half, scored once"), so it may be tuned
- * on now as `--round 1 --set spent`; round 2 (bench/relevance/people-2/) is the held-out set.
+ * A test half is read once, when tuning is done: it refuses to run without `--final`. Rounds 1
+ * and 2 have been read (bench/HISTORY.md), so their test halves may be tuned on now as
+ * `--round N --set spent`; round 3 (bench/relevance/people-3/) is the held-out set.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
@@ -52,8 +52,11 @@ const { values } = parseArgs({
 })
 if (values.set === 'test' && !values.final)
   throw new Error('The test half is reported once, when tuning is done: pass --final.')
-// Round 1's test half, once reported, is development data like its other half.
-const file = values.round === '1' && values.set === 'spent' ? 'test' : values.set
+// A test half once reported (rounds 1 and 2) is development data like its other half.
+const SPENT_ROUNDS = ['1', '2']
+if (values.set === 'spent' && !SPENT_ROUNDS.includes(values.round))
+  throw new Error(`Round ${values.round}'s test half has not been reported: it is not spent.`)
+const file = values.set === 'spent' ? 'test' : values.set
 const folder = values.round === '1' ? 'people' : `people-${values.round}`
 const questions = JSON.parse(
   readFileSync(join(import.meta.dirname, folder, `${file}.json`), 'utf8'),
@@ -104,7 +107,7 @@ try {
       await runSearch(deps, caller, { query: question.question, limit: 10, max_tokens: 20_000 }),
     ) as { results: { id: string }[]; interpreted?: unknown }
     const got = answer.results.map((hit) => keyOf.get(hit.id) ?? hit.id).slice(0, 10)
-    if (values.explain && values.set === 'dev')
+    if (values.explain && values.set !== 'test')
       console.log(`${question.id} ${question.question}\n  ${JSON.stringify(answer.interpreted)}`)
     if (question.expected.length === 0) {
       nothingExpected++
@@ -125,7 +128,7 @@ try {
   console.log(
     `${values.set}: ${questions.length} questions; recall@10 ${mean.toFixed(2)} over the ${scores.length} that have an answer; ${empties} of them answered empty; ${nothingRight} of ${nothingExpected} that have none answered empty`,
   )
-  if (values.show && values.set === 'dev')
+  if (values.show && values.set !== 'test')
     for (const s of scores.filter((x) => x.recall < 1)) {
       const q = questions.find((x) => x.id === s.id)
       console.log(

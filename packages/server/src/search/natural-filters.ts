@@ -328,6 +328,14 @@ export function readNaturalFilters(
       const from = UNDONE.has(w) ? i : deniedAt(words, i)
       const at = Array.from({ length: i - from + 1 }, (_, k) => from + k)
       statuses.push({ at, status: 'done', blocking: false, not: true })
+    } else if (
+      w !== undefined &&
+      !statusWord(w) &&
+      isDoneWord(w) &&
+      /^(was|were|got|get|been|be|is|are)$/.test(words[i - 1] ?? '')
+    ) {
+      // "what was finish", "what got closed": a word of finishing in any form after its verb.
+      statuses.push({ at: [i], status: 'done', blocking: false })
     } else if (w !== undefined && statusWord(w)) {
       statuses.push({
         at: [i],
@@ -519,7 +527,8 @@ function listedKinds(
 // owns it", "nobody put a due date on", "don't have a deadline".
 const LACKING =
   /^(no|nobody|nobody['’]s|noone|none|not|without|missing|lacking|never|hasn't|haven't|hasnt|havent|don't|dont|doesn't|doesnt|isn't|isnt|aren't|arent)$/
-const ASSIGNING = /^(assigned|assignee|assignees|owner|owners|owns|owned|picked)$/
+const ASSIGNING =
+  /^(assigned|assignee|assignees|owner|owners|owns|owned|picked|looking|handling|responsible|taken|claimed)$/
 
 // Ways of saying the asker is on something: "which projects am I on".
 const ON_IT = [

@@ -263,7 +263,7 @@ function bareNameAsk(words: string[], filtered: boolean): ParsedQuestion['bareNa
   let state: NonNullable<ParsedQuestion['bareName']>['state'] = null
   for (const word of words) {
     if (/^(doing|working)$/.test(word)) state ??= 'working'
-    else if (/^(busy|open|plate|got|has|have)$/.test(word)) state ??= 'open'
+    else if (/^(busy|open|plate|got|has|have|workload|backlog|queue)$/.test(word)) state ??= 'open'
     else {
       const asks = personVerbAsks(word)
       if (asks === 'done' || asks === 'said') state ??= asks

@@ -83,3 +83,21 @@ test('a range from now: between now and a day, from today until one', () => {
     to: '2026-12-05',
   })
 })
+
+test('an article before a date belongs to it: "since the 1st of November"', () => {
+  assert.deepEqual(read('completed on the brand project since the 1st of november'), {
+    words: 'since the 1st of november',
+    from: '2026-11-01',
+    to: null,
+  })
+})
+
+test('a day said by its ordinal alone: this month looking back, the coming one looking ahead', () => {
+  assert.deepEqual(read('what was finished since the 1st'), {
+    words: 'since the 1st',
+    from: '2026-11-01',
+    to: null,
+  })
+  assert.equal(read('due by the 4th')?.to, '2026-12-05')
+  assert.equal(read('due by the 30th')?.to, '2026-12-01')
+})

@@ -44,10 +44,11 @@ const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, fortnight: 14, mont
  * "since Nov 1"). A month or a week is the whole of it; a day is the whole day. Returns null when
  * the question names no such time, or one the service cannot store.
  */
-export function readTime(words: readonly string[], now: Date): NamedTime | null {
+export function readTime(given: readonly string[], now: Date): NamedTime | null {
   const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()))
-  const span = countedSpan(words, today)
+  const span = countedSpan(given, today)
   if (span) return span
+  const words = ordinalDays(given, today)
   const starts: number[] = []
   let offset = 0
   for (const word of words) {
@@ -86,7 +87,9 @@ export function readTime(words: readonly string[], now: Date): NamedTime | null 
     return { from: month, to: new Date(Date.UTC(year, day.getUTCMonth() + 1, 1)) }
   }
   const first = found[0] as chrono.ParsedResult
-  const at = indexes(first)
+  let at = indexes(first)
+  // "since the 1st of November": the article belongs to the date, the word before it says how.
+  if (words[(at[0] ?? 0) - 1] === 'the') at = [(at[0] ?? 0) - 1, ...at]
   const before = words[(at[0] ?? 0) - 1]
   let window: Window = windowOf(first)
   let used = at
@@ -122,6 +125,30 @@ export function readTime(words: readonly string[], now: Date): NamedTime | null 
   if ((named.from && !isStorableInstant(named.from)) || (named.to && !isStorableInstant(named.to)))
     return null
   return named
+}
+
+/**
+ * The words with each day said by its ordinal alone ("since the 1st", "by the 4th") written as
+ * the date it means, in the same place, for chrono-node to read: this month's when the question
+ * looks back and the day has come, the coming one's when it looks ahead and the day has gone.
+ */
+function ordinalDays(words: readonly string[], today: Date): readonly string[] {
+  const ahead = words.some((word) => /^(due|by|before|until|till|next|upcoming|coming)$/.test(word))
+  return words.map((word, i) => {
+    const ordinal = /^([1-9]|[12]\d|3[01])(st|nd|rd|th)$/.exec(word)
+    // "the 1st of November" and "the 4th December" say their month: chrono reads them whole.
+    if (
+      !ordinal ||
+      words[i - 1] !== 'the' ||
+      /^(of|jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/.test(words[i + 1] ?? '')
+    )
+      return word
+    const day = Number(ordinal[1])
+    const shift =
+      ahead && day < today.getUTCDate() ? 1 : !ahead && day > today.getUTCDate() ? -1 : 0
+    const month = new Date(Date.UTC(today.getUTCFullYear(), today.getUTCMonth() + shift, 1))
+    return `${month.getUTCMonth() + 1}/${day}/${month.getUTCFullYear()}`
+  })
 }
 
 // "the next two weeks", "the last 3 days", "the past couple of weeks": from today, counted.

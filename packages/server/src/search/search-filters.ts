@@ -353,8 +353,10 @@ export async function resolveBareName(
     join unnest(${sql.val(candidates)}::text[]) w(word)
       on lower(p.name) like w.word || ' %' or lower(p.name) like '% ' || w.word
     where p.workspace_id = ${ws} and ${visibility.person('p')}
-    limit 2`.execute(db)
-  return found.rows.length === 1 ? (found.rows[0] ?? null) : null
+    limit 4`.execute(db)
+  // "Tara Singh" names her by both words: one person, however many words name her.
+  const people = new Set(found.rows.map((row) => row.id))
+  return people.size === 1 ? (found.rows[0] ?? null) : null
 }
 
 // The row whose whole name the words are, or else the only row; null when several match partly.

@@ -25,6 +25,10 @@ const SHORT_FORMS: ReadonlyMap<string, string> = new Map([
   ['pls', 'please'],
   ['plz', 'please'],
   ['xmas', 'christmas'],
+  ['w', 'with'],
+  ['w/', 'with'],
+  ['w/o', 'without'],
+  ['rn', 'now'],
 ])
 
 /** The word a short form stands for ("wk" → "week"), or the word itself. */

@@ -146,3 +146,16 @@ test('short forms of a chat box are read as their words: "due b4 fri", "this wk"
   assert.equal(answer.interpreted.filters.due_before, '2026-12-03')
   assert.equal(answer.interpreted.filters.project_id, ws.ids.checkout)
 })
+
+test('a word of finishing after its verb is done, in any form; a workload is open work', async () => {
+  const finished = await ask('onboarding, what was finish since the 1st?')
+  assert.deepEqual(finished.interpreted.filters.status, ['done'])
+  assert.equal(finished.interpreted.filters.completed_after, '2026-11-01T00:00:00.000Z')
+  const load = await ask('jonas workload')
+  assert.equal(load.interpreted.filters.assignee, ws.ids.jonas)
+  assert.deepEqual(load.interpreted.filters.status, ['todo', 'in_progress', 'blocked'])
+  const both = await ask('what Tara Singh busy with')
+  assert.equal(both.interpreted.filters.assignee, ws.ids.tara)
+  const without = await ask('pricing tasks w/o a deadline')
+  assert.equal(without.interpreted.filters.due, 'none')
+})
