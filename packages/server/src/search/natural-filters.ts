@@ -397,7 +397,14 @@ export function readNaturalFilters(
   }
   if (status) {
     const asked = status.not ? OPEN_STATUSES : [status.status]
-    filters.status = filters.status ? filters.status.filter((s) => asked.includes(s)) : [...asked]
+    // Two statuses that share none ("what is he working on, and which are blocked") ask for both.
+    const both = filters.status?.filter((s) => asked.includes(s)) ?? []
+    filters.status =
+      filters.status === undefined
+        ? [...asked]
+        : both.length > 0
+          ? both
+          : [...new Set([...filters.status, ...asked])]
     for (const at of status.at) used.add(at)
   }
   const anyFilter =
@@ -592,8 +599,8 @@ function readMissing(words: string[]): { unassigned: boolean; undated: boolean; 
       at.push(i)
     }
     if (!LACKING.test(word)) continue
-    // What is lacking, up to four words on ("no one has been assigned", "no due date").
-    for (let j = i + 1; j <= Math.min(words.length - 1, i + 5); j++) {
+    // What is lacking, up to three words on ("nobody has been assigned", "no due date").
+    for (let j = i + 1; j <= Math.min(words.length - 1, i + 3); j++) {
       const target = words[j] as string
       const dated = (target === 'due' && words[j + 1] === 'date') || /^deadlines?$/.test(target)
       if (ASSIGNING.test(target) || dated) {

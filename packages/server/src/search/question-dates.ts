@@ -28,9 +28,9 @@ export function isoDay(date: Date): string {
 /** Overdue: due before today (`due_before` is inclusive) and not done. */
 export function overdue(filters: SearchFilterValues, now: Date): void {
   filters.due_before = shiftDay(isoDay(now), -1)
-  filters.status = filters.status
-    ? filters.status.filter((s) => OPEN_STATUSES.includes(s))
-    : [...OPEN_STATUSES]
+  // A status given beside "late" keeps its open ones; one that has none is not late work.
+  const open = filters.status?.filter((s) => OPEN_STATUSES.includes(s)) ?? []
+  filters.status = open.length > 0 ? open : [...OPEN_STATUSES]
 }
 
 /**

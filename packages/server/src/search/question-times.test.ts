@@ -68,7 +68,16 @@ test('the month of today is this one, even where the question looks ahead', () =
     to: '2026-12-01',
   })
   assert.equal(read('due in december')?.from, '2026-12-01')
-  assert.equal(read('due in october')?.from, '2027-10-01')
+  // Looking ahead moves a date a year on only up to half a year: October is last month's past.
+  assert.equal(read('due in october')?.from, '2026-10-01')
+  assert.equal(read('due in january')?.from, '2027-01-01')
+  assert.deepEqual(read('what was due between november 1 and november 10'), {
+    words: 'between november 1 and november 10',
+    from: '2026-11-01',
+    to: '2026-11-11',
+  })
+  assert.equal(read('what got closed out in onboarding since the first')?.from, '2026-11-01')
+  assert.equal(read('the first week of december')?.from, '2026-12-01')
 })
 
 test('a range from now: between now and a day, from today until one', () => {

@@ -68,7 +68,7 @@ export function readTime(given: readonly string[], now: Date): NamedTime | null 
       start >= result.index && start < result.index + result.text.length ? [i] : [],
     )
   const windowOf = (result: chrono.ParsedResult): Window => {
-    const day = dayOf(result.start.date())
+    const day = nearer(dayOf(result.start.date()), result, today)
     // A range chrono read whole ("from today until Friday"): both ends' days in.
     if (result.end) return { from: day, to: new Date(dayOf(result.end.date()).getTime() + DAY) }
     if (result.start.isCertain('day') || result.start.isCertain('weekday'))
@@ -127,6 +127,18 @@ export function readTime(given: readonly string[], now: Date): NamedTime | null 
   return named
 }
 
+// The days of a month said as words, first to thirty-first.
+const SPELLED_ORDINALS = [
+  ...['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'],
+  ...['tenth', 'eleventh', 'twelfth', 'thirteenth', 'fourteenth', 'fifteenth', 'sixteenth'],
+  ...['seventeenth', 'eighteenth', 'nineteenth', 'twentieth'],
+  ...['first', 'second', 'third', 'fourth', 'fifth', 'sixth', 'seventh', 'eighth', 'ninth'].map(
+    (day) => `twenty-${day}`,
+  ),
+  'thirtieth',
+  'thirty-first',
+]
+
 /**
  * The words with each day said by its ordinal alone ("since the 1st", "by the 4th") written as
  * the date it means, in the same place, for chrono-node to read: this month's when the question
@@ -135,7 +147,12 @@ export function readTime(given: readonly string[], now: Date): NamedTime | null 
 function ordinalDays(words: readonly string[], today: Date): readonly string[] {
   const ahead = words.some((word) => /^(due|by|before|until|till|next|upcoming|coming)$/.test(word))
   return words.map((word, i) => {
-    const ordinal = /^([1-9]|[12]\d|3[01])(st|nd|rd|th)$/.exec(word)
+    // A spelled ordinal only where it cannot be anything else: "since the first", "by the fourth".
+    const spelled = SPELLED_ORDINALS.indexOf(word) + 1
+    if (spelled > 0 && !/^(since|by|before|until|till|after|on)$/.test(words[i - 2] ?? ''))
+      return word
+    const ordinal =
+      spelled > 0 ? [word, String(spelled)] : /^([1-9]|[12]\d|3[01])(st|nd|rd|th)$/.exec(word)
     // "the 1st of November" and "the 4th December" say their month: chrono reads them whole.
     if (
       !ordinal ||
@@ -176,6 +193,18 @@ function countedSpan(words: readonly string[], today: Date): NamedTime | null {
       : { at, from: new Date(today.getTime() - length), to: new Date(today.getTime() + DAY) }
   }
   return null
+}
+
+// The most a look ahead moves a date without its year from the nearest one: "due Jan 5" on
+// 29 November is the coming January, but "due between Nov 1 and Nov 10" is this November's.
+const AHEAD_AT_MOST = 183 * DAY
+
+// A day chrono-node placed a year on because the question looks ahead, put back where it is
+// nearer today when the year ahead is more than half a year away.
+function nearer(day: Date, result: chrono.ParsedResult, today: Date): Date {
+  if (result.start.isCertain('year') || day.getTime() - today.getTime() <= AHEAD_AT_MOST) return day
+  const before = new Date(Date.UTC(day.getUTCFullYear() - 1, day.getUTCMonth(), day.getUTCDate()))
+  return today.getTime() - before.getTime() < day.getTime() - today.getTime() ? before : day
 }
 
 function dayOf(date: Date): Date {

@@ -242,7 +242,10 @@ async function bestCoveringProject(
   visibility: Visibility,
   words: string,
 ): Promise<{ id: string; name: string } | null> {
-  const each = [...new Set(words.split(/\s+/).filter((word) => /^\p{L}{3,}$/u.test(word)))]
+  // Words of a date are the question's, never a project's name ("the week of November 16").
+  const each = [
+    ...new Set(words.split(/\s+/).filter((word) => /^\p{L}{3,}$/u.test(word) && !MONTH.test(word))),
+  ]
   if (each.length < 2) return null
   const ws = visibility.principal.workspaceId
   const title = sql`(to_tsvector('english', r.title) || to_tsvector('simple', r.title))`
@@ -258,8 +261,15 @@ async function bestCoveringProject(
     order by covered desc, length(name), id
     limit 2`.execute(db)
   const [best, next] = found.rows
-  return best && (!next || next.covered < best.covered) ? { id: best.id, name: best.name } : null
+  // At least half the words must be the project's: one common word among many names nothing.
+  const enough = best && best.covered * 2 >= each.length
+  return best && enough && (!next || next.covered < best.covered)
+    ? { id: best.id, name: best.name }
+    : null
 }
+
+// A month's name or its short form.
+const MONTH = /^(jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*$/
 
 /**
  * What a question asks comments on: among the tasks, projects, canvases and objectives of `kinds`

@@ -159,3 +159,12 @@ test('a word of finishing after its verb is done, in any form; a workload is ope
   const without = await ask('pricing tasks w/o a deadline')
   assert.equal(without.interpreted.filters.due, 'none')
 })
+
+test('two statuses that share none ask for both; a lack far from its object is no lack', async () => {
+  const both = await ask(
+    'What is Jonas Weber working on at the moment, and which of his items are blocked?',
+  )
+  assert.deepEqual([...both.interpreted.filters.status].sort(), ['blocked', 'in_progress'])
+  const far = await ask('which tasks not marked done whose due date is before today')
+  assert.equal(far.interpreted.filters.due, undefined)
+})
