@@ -109,8 +109,9 @@ export async function runSearch(
     const said = question.bareName.state === 'said'
     values[said ? 'created_by' : 'assignee'] = bare.id
     const state = question.bareName.state
-    if (!values.status && state === 'working') values.status = [...OPEN_STATUSES]
-    if (!values.status && state === 'open') values.status = [...OPEN_STATUSES]
+    // What they are doing is their open work: nothing of theirs may be in progress right now.
+    if (!values.status && (state === 'working' || state === 'open'))
+      values.status = [...OPEN_STATUSES]
     if (!values.status && state === 'done') values.status = ['done']
     terms = terms.filter((term) => term.text !== bare.word && !isTaskNoun(term.text))
   }
@@ -376,7 +377,8 @@ async function givenNames(
   const named = { ...filters }
   for (const [field, kind] of NAMED_FILTERS) {
     const value = named[field]
-    if (value === undefined || value === 'none') continue
+    // `me` is read by the filters themselves: an integration's own items are its `created_by`.
+    if (value === undefined || value === 'none' || value === 'me') continue
     try {
       named[field] = await namedReference(db, caller, kind, value, `/filters/${field}`)
     } catch (error) {

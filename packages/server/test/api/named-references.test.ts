@@ -196,3 +196,14 @@ test('MCP list takes names as REST does, and the server says so once in its inst
   })
   assert.ok(ambiguous.isError)
 })
+
+test("an integration's `created_by: me` in search is its own items, as before names were read", async () => {
+  const created = await as('bot-token').post('/v1/tasks', { title: 'Made by the bot' })
+  assert.equal(created.status, 201, created.body)
+  const answer = await as('bot-token').post('/v1/search', {
+    query: 'bot',
+    filters: { created_by: 'me' },
+  })
+  assert.equal(answer.status, 200, answer.body)
+  assert.ok(answer.json.results.some((hit: { id: string }) => hit.id === created.json.id))
+})
