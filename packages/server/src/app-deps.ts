@@ -4,7 +4,7 @@ import { MemoryRateLimitStore, type RateLimitStore } from './api/rate-limit-stor
 import { SharedRateLimitStore } from './api/shared-rate-limit-store.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
-import { DatabaseHealth } from './health/database-health.ts'
+import { DatabaseHealth } from './db/database-health.ts'
 import { ChangeSignal } from './lib/change-signal.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { CursorCodec } from './lib/cursor.ts'

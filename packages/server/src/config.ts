@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
-import { checkDataFolder } from './db/data-folder-check.ts'
+import { checkDataFolder } from './lib/data-folder-check.ts'
 
 /** Every setting of the service, parsed once at start and then frozen. */
 export interface Config {

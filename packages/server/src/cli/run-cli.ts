@@ -1,8 +1,8 @@
 import packageJson from '../../package.json' with { type: 'json' }
 import { ConfigError } from '../config.ts'
-import { DataFolderError } from '../db/data-folder-check.ts'
 import { DataDirLockedError } from '../db/embedded-lock.ts'
 import { defineBuiltInKinds } from '../kinds/built-in-kinds.ts'
+import { DataFolderError } from '../lib/data-folder-check.ts'
 import { type CliIO, CommandFailure, UsageError } from './cli-io.ts'
 import { commandHelpText, overviewText } from './command-help.ts'
 import { demoCommand } from './demo.command.ts'

@@ -3,7 +3,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, renameSync, rmSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { DataFolderError } from './data-folder-check.ts'
+import { DataFolderError } from '../lib/data-folder-check.ts'
 
 const CHILD = fileURLToPath(new URL('./embedded-initdb.child.ts', import.meta.url))
 

@@ -46,7 +46,7 @@ export async function checkReadiness(deps: AppDeps): Promise<void> {
 }
 
 // The embedded database's disk is this machine's, and its free space says; PostgreSQL's is
-// known only by a write that failed for want of it (health/database-health.ts).
+// known only by a write that failed for want of it (db/database-health.ts).
 function diskHasRoom(deps: AppDeps): boolean {
   if (deps.config.databaseUrl) return !deps.health.diskFull
   try {

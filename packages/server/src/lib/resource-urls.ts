@@ -1,4 +1,3 @@
-import type { Config } from '../config.ts'
 import { catalogueKindOf } from './ids.ts'
 
 /** The two addresses of a record: its page in the product and the record in this API. */
@@ -7,11 +6,17 @@ export interface ResourceUrls {
   api_url: string
 }
 
+/** Where the product's pages and this API are served (the settings APP_URL and PUBLIC_URL). */
+export interface ServedAt {
+  appUrl: string
+  publicUrl: string
+}
+
 /** Builds `url` and `api_url` of resources (docs/api.md, "Records"). */
 export class UrlBuilder {
-  readonly #config: Pick<Config, 'appUrl' | 'publicUrl'>
+  readonly #config: ServedAt
 
-  constructor(config: Pick<Config, 'appUrl' | 'publicUrl'>) {
+  constructor(config: ServedAt) {
     this.#config = config
   }
 

@@ -7,8 +7,9 @@ import type Nlp from 'compromise/two'
  * "ship", "written" → "write". A word is tried as each form of a verb and kept as one only when
  * conjugating that base gives the word back, so "priya" and "rollout" stay themselves. Words are
  * read alone rather than tagged: compromise's tagger, given one word without a sentence, takes
- * "closed" and "finishing" for adjectives. compromise is loaded on the first word asked (about
- * 150 ms and 35 MB), not when the server starts.
+ * "closed" and "finishing" for adjectives. compromise is loaded on the first word asked, not
+ * when the server starts: its model is large, and most processes never read a question
+ * (bench/HISTORY.md has its cost).
  */
 
 /** A form of a verb: its base ("close"), past ("closed", "written"), present ("closes") or "-ing". */

@@ -1,4 +1,4 @@
-import { databasePressure } from '../db/database-pressure.ts'
+import { databasePressure } from './database-pressure.ts'
 
 // How long a disk found full keeps the server not ready, unless a write commits sooner: long
 // enough for a load balancer to send writes elsewhere, short enough to come back on its own.
