@@ -1,59 +1,19 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
-import type { Bundle } from '../../src/bundle/bundle.schema.ts'
-import { demoBundle } from '../../src/bundle/demo/demo-bundle.ts'
-import type { ImportResult } from '../../src/bundle/import-bundle.ts'
-import { ManualClock } from '../../src/lib/clock.ts'
-import { ALL_READ_SCOPES, importOk, tokenOf } from '../harness/bundles.ts'
-import { client, startTestApp, type TestApp } from '../harness/test-app.ts'
+import { test } from 'node:test'
+import { type DemoTask, demoSearch } from '../harness/demo-search.ts'
 
 // Questions about people's work and about times, as people ask them (docs/api.md, "Filters in
 // the query"): what someone is busy with, stuck on, finished or said; what the asker made; any
 // date phrase. And a word left beside a filter only ranks: it never empties the answer.
 
-const TODAY = '2026-11-29'
-let t: TestApp
-let ws: ImportResult
-let bundle: Bundle
-before(async () => {
-  t = await startTestApp({ clock: new ManualClock(`${TODAY}T12:00:00.000Z`) })
-  bundle = demoBundle({ today: TODAY })
-  bundle.api_keys = [
-    ...(bundle.api_keys ?? []),
-    { key: 'elena-key', person: 'elena', scopes: ALL_READ_SCOPES },
-    { key: 'ben-key', person: 'ben', scopes: ALL_READ_SCOPES },
-  ]
-  ws = await importOk(t.db.db, bundle, { now: new Date(`${TODAY}T12:00:00.000Z`) })
-})
-after(() => t.close())
-
-// biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field
-type Json = any
-const ask = async (query: string, key = 'ada-key'): Promise<Json> => {
-  const reply = await client(t.app, tokenOf(ws, key)).post('/v1/search', {
-    query,
-    limit: 50,
-    max_tokens: 20_000,
-  })
-  assert.equal(reply.status, 200, reply.body)
-  return reply.json
-}
-const keys = (answer: Json): string[] =>
-  answer.results.map(
-    (hit: Json) => Object.entries(ws.ids).find(([, id]) => id === hit.id)?.[0] ?? hit.id,
-  )
-type Task = NonNullable<Bundle['tasks']>[number]
-const tasks = (keep: (task: Task) => boolean) =>
-  (bundle.tasks ?? [])
-    .filter(keep)
-    .map((task) => task.key)
-    .sort()
-const open = (task: Task) => task.status !== 'done'
+const world = demoSearch(['elena', 'ben'])
+const { ask, keys, tasks } = world
+const open = (task: DemoTask) => task.status !== 'done'
 
 test('what someone is busy with: their open tasks', async () => {
   // Asked by Ben, who opens every task given to him.
   const answer = await ask('what is Ben busy with', 'ben-key')
-  assert.equal(answer.interpreted.filters.assignee, ws.ids.ben)
+  assert.equal(answer.interpreted.filters.assignee, world.ws.ids.ben)
   assert.deepEqual(answer.interpreted.filters.status, ['todo', 'in_progress', 'blocked'])
   assert.deepEqual(
     keys(answer).sort(),
@@ -79,13 +39,15 @@ test('what someone is stuck on, and what they finished in a span of days', async
   assert.deepEqual(done.interpreted.filters.status, ['done'])
   assert.equal(done.interpreted.filters.completed_after, '2026-11-15T00:00:00.000Z')
   assert.ok(
-    keys(done).every((key) => bundle.tasks?.find((task) => task.key === key)?.assignee === 'kemi'),
+    keys(done).every(
+      (key) => world.bundle.tasks?.find((task) => task.key === key)?.assignee === 'kemi',
+    ),
   )
 })
 
 test('what someone said: their comments, and what the asker made', async () => {
   const said = await ask('what did Elena say about the payment providers')
-  assert.equal(said.interpreted.filters.created_by, ws.ids.elena)
+  assert.equal(said.interpreted.filters.created_by, world.ws.ids.elena)
   assert.equal(said.interpreted.filters.created_by_name, 'Elena Petrova')
   assert.deepEqual(said.interpreted.types, ['comment'])
   for (const hit of said.results) assert.equal(hit.type, 'comment')
@@ -94,7 +56,7 @@ test('what someone said: their comments, and what the asker made', async () => {
   assert.equal(made.interpreted.filters.created_by, 'me')
   assert.deepEqual(
     keys(made)
-      .filter((key) => bundle.tasks?.some((task) => task.key === key))
+      .filter((key) => world.bundle.tasks?.some((task) => task.key === key))
       .sort(),
     tasks((task) => task.creator === 'elena'),
   )
@@ -120,17 +82,13 @@ test('what is missing: tasks nobody is assigned, tasks without a due date', asyn
   assert.equal(unassigned.interpreted.filters.assignee, 'none')
   assert.ok(unassigned.results.length > 0)
   for (const key of keys(unassigned))
-    assert.equal(bundle.tasks?.find((task) => task.key === key)?.assignee ?? null, null, key)
+    assert.equal(world.bundle.tasks?.find((task) => task.key === key)?.assignee ?? null, null, key)
   const undated = await ask('mobile tasks without a due date')
   assert.equal(undated.interpreted.filters.due, 'none')
   assert.ok(undated.results.length > 0)
   for (const key of keys(undated))
-    assert.equal(bundle.tasks?.find((task) => task.key === key)?.due ?? null, null, key)
+    assert.equal(world.bundle.tasks?.find((task) => task.key === key)?.due ?? null, null, key)
   // The same, asked exactly.
-  const exact = await client(t.app, tokenOf(ws, 'ada-key')).post('/v1/search', {
-    query: 'mobile',
-    filters: { assignee: 'none', due: 'none' },
-  })
-  assert.equal(exact.status, 200, exact.body)
-  for (const hit of exact.json.results) assert.equal(hit.type, 'task')
+  const exact = await ask({ query: 'mobile', filters: { assignee: 'none', due: 'none' } })
+  for (const hit of exact.results) assert.equal(hit.type, 'task')
 })

@@ -1,59 +1,20 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
-import type { Bundle } from '../../src/bundle/bundle.schema.ts'
-import { demoBundle } from '../../src/bundle/demo/demo-bundle.ts'
-import type { ImportResult } from '../../src/bundle/import-bundle.ts'
-import { ManualClock } from '../../src/lib/clock.ts'
-import { ALL_READ_SCOPES, importOk, tokenOf } from '../harness/bundles.ts'
-import { client, startTestApp, type TestApp } from '../harness/test-app.ts'
+import { test } from 'node:test'
+import { demoSearch } from '../harness/demo-search.ts'
 
 // Verbs about people in any form (docs/api.md, "Filters in the query"): compromise gives their
 // base form, and one table says what each asks for: "finishes" and "finished" as "finish",
 // "is shipping" as work under way, "writes" as "write" (what they said).
 
-const TODAY = '2026-11-29'
-let t: TestApp
-let ws: ImportResult
-let bundle: Bundle
-before(async () => {
-  t = await startTestApp({ clock: new ManualClock(`${TODAY}T12:00:00.000Z`) })
-  bundle = demoBundle({ today: TODAY })
-  bundle.api_keys = [
-    ...(bundle.api_keys ?? []),
-    { key: 'elena-key', person: 'elena', scopes: ALL_READ_SCOPES },
-  ]
-  ws = await importOk(t.db.db, bundle, { now: new Date(`${TODAY}T12:00:00.000Z`) })
-})
-after(() => t.close())
-
-// biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field
-type Json = any
-const ask = async (query: string, key = 'ada-key'): Promise<Json> => {
-  const reply = await client(t.app, tokenOf(ws, key)).post('/v1/search', {
-    query,
-    limit: 50,
-    max_tokens: 20_000,
-  })
-  assert.equal(reply.status, 200, reply.body)
-  return reply.json
-}
-const keys = (answer: Json): string[] =>
-  answer.results.map(
-    (hit: Json) => Object.entries(ws.ids).find(([, id]) => id === hit.id)?.[0] ?? hit.id,
-  )
-type Task = NonNullable<Bundle['tasks']>[number]
-const tasks = (keep: (task: Task) => boolean) =>
-  (bundle.tasks ?? [])
-    .filter(keep)
-    .map((task) => task.key)
-    .sort()
+const world = demoSearch(['elena'])
+const { ask, keys, tasks } = world
 
 test('"what has Kemi finished" and "what Kemi finishes": her done tasks', async () => {
   const done = tasks((task) => task.status === 'done' && task.assignee === 'kemi')
   assert.ok(done.length > 0)
   for (const query of ['what has Kemi finished', 'what Kemi finishes', 'what did kemi finished']) {
     const answer = await ask(query)
-    assert.equal(answer.interpreted.filters.assignee, ws.ids.kemi, query)
+    assert.equal(answer.interpreted.filters.assignee, world.ws.ids.kemi, query)
     assert.deepEqual(answer.interpreted.filters.status, ['done'], query)
     assert.deepEqual(keys(answer).sort(), done, query)
   }
@@ -67,14 +28,14 @@ test('"tasks Hugo is shipping": his work under way, or his open work when none i
       : tasks((task) => task.status !== 'done' && task.assignee === 'hugo')
   for (const query of ['tasks Hugo is shipping', 'what is Hugo closing']) {
     const answer = await ask(query)
-    assert.equal(answer.interpreted.filters.assignee, ws.ids.hugo, query)
+    assert.equal(answer.interpreted.filters.assignee, world.ws.ids.hugo, query)
     assert.deepEqual(keys(answer).sort(), expected, query)
   }
 })
 
 test('"anything Elena writes about the payment providers": her comments', async () => {
   const answer = await ask('anything Elena writes about the payment providers')
-  assert.equal(answer.interpreted.filters.created_by, ws.ids.elena)
+  assert.equal(answer.interpreted.filters.created_by, world.ws.ids.elena)
   assert.deepEqual(answer.interpreted.types, ['comment'])
   assert.ok(answer.results.length > 0)
   for (const hit of answer.results) assert.equal(hit.type, 'comment')

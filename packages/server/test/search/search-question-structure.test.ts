@@ -1,70 +1,31 @@
 import assert from 'node:assert/strict'
-import { after, before, test } from 'node:test'
-import type { Bundle } from '../../src/bundle/bundle.schema.ts'
-import { demoBundle } from '../../src/bundle/demo/demo-bundle.ts'
-import type { ImportResult } from '../../src/bundle/import-bundle.ts'
-import { ManualClock } from '../../src/lib/clock.ts'
-import { ALL_READ_SCOPES, importOk, tokenOf } from '../harness/bundles.ts'
-import { client, startTestApp, type TestApp } from '../harness/test-app.ts'
+import { test } from 'node:test'
+import { DEMO_SEARCH_DAY, type DemoTask, demoSearch } from '../harness/demo-search.ts'
 
 // Questions read by their structure more than by their words (docs/api.md, "Filters in the
 // query"): a bare first name where the question asks about work, a status denied, "for me", a
 // kind named as a scope, a project named by some of its words.
 
-const TODAY = '2026-11-29'
-let t: TestApp
-let ws: ImportResult
-let bundle: Bundle
-before(async () => {
-  t = await startTestApp({ clock: new ManualClock(`${TODAY}T12:00:00.000Z`) })
-  bundle = demoBundle({ today: TODAY })
-  bundle.api_keys = [
-    ...(bundle.api_keys ?? []),
-    { key: 'elena-key', person: 'elena', scopes: ALL_READ_SCOPES },
-  ]
-  ws = await importOk(t.db.db, bundle, { now: new Date(`${TODAY}T12:00:00.000Z`) })
-})
-after(() => t.close())
+const world = demoSearch(['elena'])
+const { ask, keys, tasks } = world
 
-// biome-ignore lint/suspicious/noExplicitAny: answers are checked field by field
-type Json = any
-const ask = async (query: string, key = 'ada-key'): Promise<Json> => {
-  const reply = await client(t.app, tokenOf(ws, key)).post('/v1/search', {
-    query,
-    limit: 50,
-    max_tokens: 20_000,
-  })
-  assert.equal(reply.status, 200, reply.body)
-  return reply.json
-}
-const keys = (answer: Json): string[] =>
-  answer.results.map(
-    (hit: Json) => Object.entries(ws.ids).find(([, id]) => id === hit.id)?.[0] ?? hit.id,
-  )
-type Task = NonNullable<Bundle['tasks']>[number]
-const tasks = (keep: (task: Task) => boolean) =>
-  (bundle.tasks ?? [])
-    .filter(keep)
-    .map((task) => task.key)
-    .sort()
-
-const today = TODAY
-const open = (task: Task) => task.status !== 'done'
-const overdue = (task: Task) =>
+const today = DEMO_SEARCH_DAY
+const open = (task: DemoTask) => task.status !== 'done'
+const overdue = (task: DemoTask) =>
   open(task) && task.due !== undefined && task.due !== null && task.due < today
 
 test("a bare first name asks for that person's work when the question is about work", async () => {
   const answer = await ask('jonas tasks which are late')
-  assert.equal(answer.interpreted.filters.assignee, ws.ids.jonas)
+  assert.equal(answer.interpreted.filters.assignee, world.ws.ids.jonas)
   assert.deepEqual(
     keys(answer).sort(),
     tasks((task) => task.assignee === 'jonas' && overdue(task)),
   )
   const busy = await ask('Farid working on which tickets')
-  assert.equal(busy.interpreted.filters.assignee, ws.ids.farid)
+  assert.equal(busy.interpreted.filters.assignee, world.ws.ids.farid)
   assert.deepEqual(busy.interpreted.filters.status, ['todo', 'in_progress', 'blocked'])
   const got = await ask("what's elena got open")
-  assert.equal(got.interpreted.filters.assignee, ws.ids.elena)
+  assert.equal(got.interpreted.filters.assignee, world.ws.ids.elena)
   // A last name two people share names nobody; a name in a question not about work stays a word.
   assert.equal((await ask('haddad tasks')).interpreted.filters.assignee, undefined)
   assert.equal(
@@ -81,7 +42,7 @@ test('a denied status is the work still open: "not done", "hasn\'t been finished
   ]) {
     const answer = await ask(query)
     assert.deepEqual(answer.interpreted.filters.status, ['todo', 'in_progress', 'blocked'], query)
-    assert.equal(answer.interpreted.filters.project_id, ws.ids.brand, query)
+    assert.equal(answer.interpreted.filters.project_id, world.ws.ids.brand, query)
   }
 })
 
@@ -106,9 +67,9 @@ test('a project named by some of its words: its noun left out, the most of its w
     'data migration project - which tickets are overdue please?',
     'elena-key',
   )
-  assert.equal(overdueThere.interpreted.filters.project_id, ws.ids.dataplat)
+  assert.equal(overdueThere.interpreted.filters.project_id, world.ws.ids.dataplat)
   const covering = await ask('brand tasks due in november but not finish', 'elena-key')
-  assert.equal(covering.interpreted.filters.project_id, ws.ids.brand)
+  assert.equal(covering.interpreted.filters.project_id, world.ws.ids.brand)
   assert.equal(covering.interpreted.filters.due_after, '2026-11-01')
 })
 
@@ -131,20 +92,20 @@ test('what is lacking, said any way: a word of lacking, then whom or what date',
   ]) {
     const answer = await ask(query)
     assert.equal(answer.interpreted.filters.due, 'none', query)
-    assert.equal(answer.interpreted.filters.project_id, ws.ids.onboarding, query)
+    assert.equal(answer.interpreted.filters.project_id, world.ws.ids.onboarding, query)
   }
 })
 
 test('a status right after the question word is what is asked: "whats blocked there"', async () => {
   const answer = await ask('brand refresh - still paused? whats blocked there')
   assert.deepEqual(answer.interpreted.filters.status, ['blocked'])
-  assert.equal(answer.interpreted.filters.project_id, ws.ids.brand)
+  assert.equal(answer.interpreted.filters.project_id, world.ws.ids.brand)
 })
 
 test('short forms of a chat box are read as their words: "due b4 fri", "this wk"', async () => {
   const answer = await ask('checkout stuff due b4 fri')
   assert.equal(answer.interpreted.filters.due_before, '2026-12-03')
-  assert.equal(answer.interpreted.filters.project_id, ws.ids.checkout)
+  assert.equal(answer.interpreted.filters.project_id, world.ws.ids.checkout)
 })
 
 test('a word of finishing after its verb is done, in any form; a workload is open work', async () => {
@@ -152,10 +113,10 @@ test('a word of finishing after its verb is done, in any form; a workload is ope
   assert.deepEqual(finished.interpreted.filters.status, ['done'])
   assert.equal(finished.interpreted.filters.completed_after, '2026-11-01T00:00:00.000Z')
   const load = await ask('jonas workload')
-  assert.equal(load.interpreted.filters.assignee, ws.ids.jonas)
+  assert.equal(load.interpreted.filters.assignee, world.ws.ids.jonas)
   assert.deepEqual(load.interpreted.filters.status, ['todo', 'in_progress', 'blocked'])
   const both = await ask('what Tara Singh busy with')
-  assert.equal(both.interpreted.filters.assignee, ws.ids.tara)
+  assert.equal(both.interpreted.filters.assignee, world.ws.ids.tara)
   const without = await ask('pricing tasks w/o a deadline')
   assert.equal(without.interpreted.filters.due, 'none')
 })
