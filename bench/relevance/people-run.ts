@@ -9,7 +9,7 @@
  *
  * A test half is read once, when tuning is done: it refuses to run without `--final`. Rounds 1
  * to 3 have been read (bench/HISTORY.md), so their test halves may be tuned on now as
- * `--round N --set spent`; the next held-out set needs a round 4 of new writers.
+ * `--round N --set spent`; round 4's test half is the held-out set.
  */
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'

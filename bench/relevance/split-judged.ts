@@ -1,12 +1,12 @@
 /**
- * Splits the people's judged questions (bench/relevance/people/questions-*.json, written by three
+ * Splits the people's judged questions (questions-*.json in each round's folder, written by three
  * writers who had only the demo bundle of 2026-11-29, a persona and the rules of who sees what)
  * into a development half and a test half, at random within each writer, with a fixed seed so
  * the split can be made again: `node bench/relevance/split-judged.ts [--round 2]`. Tuning reads only
  * dev.json; test.json is reported once, when tuning is done (bench/README.md, "Search
  * relevance").
  */
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 
@@ -29,10 +29,12 @@ function random(seed: number): () => number {
 const next = random(SEED)
 const dev: unknown[] = []
 const test: unknown[] = []
-for (const writer of ['ada', 'elena', 'noor']) {
-  const questions = JSON.parse(
-    readFileSync(join(dir, `questions-${writer}.json`), 'utf8'),
-  ) as unknown[]
+// Writers in the order of their files' names, so each round's split is made the same way.
+const files = readdirSync(dir)
+  .filter((name) => /^questions-.+\.json$/.test(name))
+  .sort()
+for (const file of files) {
+  const questions = JSON.parse(readFileSync(join(dir, file), 'utf8')) as unknown[]
   const shuffled = questions.map((q) => ({ q, r: next() })).sort((a, b) => a.r - b.r)
   const half = Math.ceil(shuffled.length / 2)
   dev.push(...shuffled.slice(0, half).map((x) => x.q))
