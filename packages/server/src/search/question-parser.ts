@@ -1,4 +1,5 @@
 import { readCommentSubject } from './comment-subject.ts'
+import { isFiller } from './filler-words.ts'
 import {
   personVerbAsks,
   readNaturalFilters,
@@ -137,7 +138,9 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
     } else if (/[\p{L}\p{N}]/u.test(text))
       tokens.push({ kind: 'word', text: timeWordSpelling(longForm(text)) })
   }
-  const words = tokens.flatMap((t, i) => (t.kind === 'word' ? [{ text: t.text, at: i }] : []))
+  const words = tokens.flatMap((t, i) =>
+    t.kind === 'word' && !isFiller(t.text) ? [{ text: t.text, at: i }] : [],
+  )
   const person = readPersonWords(words.map((w) => w.text))
   // What is asked of the person comes first: "what did Kemi finish last week" is a time of
   // completing, as "done last week" is.

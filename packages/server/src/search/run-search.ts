@@ -6,6 +6,7 @@ import { bindingOf, readCursor } from '../api/paging.ts'
 import { ProblemError } from '../api/problem-catalogue.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { Db } from '../db/database.ts'
+import { utcDay } from '../lib/overdue.ts'
 import { safeLine } from '../lib/safe-text.ts'
 import { FIRST_DAY, isStorableDay, isStorableTime, LAST_DAY } from '../lib/storable-dates.ts'
 import { packSearch } from './pack-search.ts'
@@ -251,6 +252,7 @@ export async function runSearch(
           limit,
           // Kinds the words named, not given in `types`: a filter said in words.
           listed: namedKinds !== null && !body.types,
+          today: utcDay(now),
         })
   const open = resolved && { ...resolved, status: [...OPEN_STATUSES] }
   let rows: SearchRow[] = await search(wide ? open : resolved)

@@ -56,14 +56,21 @@ export interface SearchInput {
    * the kind then defines the set and the other words only rank it.
    */
   listed?: boolean
+  /**
+   * Today's UTC day (`YYYY-MM-DD`). With it, among items the words cover equally, work that needs
+   * attention (a blocked task, an overdue one) ranks first and finished work last.
+   */
+  today?: string
 }
 
 /**
  * Searches each item's own text among what the principal may open, in one statement: visibility,
  * filters, the candidate windows, ranking, keyset and limit together; snippets and breadcrumbs are
- * computed for the returned page only. The rank reads only the item's own text and the query (no
- * corpus statistics a hidden item could shift): how many of the query's terms the item covers,
- * then how many its title covers, a title that is the query, and ts_rank; recent items win ties.
+ * computed for the returned page only. The rank reads only the item's own text, that of its
+ * project when the caller may open it, the item's state and the query (no corpus statistics a
+ * hidden item could shift): how many of the query's terms the item or its project covers, then
+ * how many its title covers, a title that is the query, ts_rank, and whether it needs attention;
+ * recent items win ties (docs/api.md, "Ranking").
  * Returns `limit + 1` rows; none when the query has neither terms, phrases nor filters.
  */
 export async function searchIndex(
@@ -128,6 +135,7 @@ export async function searchIndex(
   // Filters define the set and words only rank it: with a filter understood, the newest items
   // it admits are candidates whether or not they have a word ("stuff finished in October").
   const indexSets = [
+    ...(any ? [newestIndex(sql`r.project_id in (select id from linked)`)] : []),
     ...(terms.length > 1 ? [] : [newestIndex(any ? sql`r.tsv @@ ${any}` : sql`true`)]),
     ...(filtered && any ? [newestIndex(sql`true`)] : []),
     ...(all ? [newestIndex(sql`r.tsv @@ ${all}`)] : []),
@@ -195,9 +203,9 @@ export async function searchIndex(
     terms.length === 0
       ? sql`0`
       : sql.join(
-          terms.map((term) =>
+          terms.map((term, i) =>
             where === 'text'
-              ? sql`(tsv @@ ${termQuery(term)}${nearOf(term)})::int`
+              ? sql`greatest((tsv @@ ${termQuery(term)}${nearOf(term)})::int, coalesce(linked_covers[${i + 1}], 0))`
               : sql`(type <> 'activity' and (tsv @@ ${titleOnly(termQuery(term))}${nearOf(term)}))::int`,
           ),
           sql` + `,
@@ -209,9 +217,30 @@ export async function searchIndex(
           + 0.25 * (${titleIs(exact)})::int
           + 0.25 * ts_rank(tsv, ${any}, 32)`
     : sql`0`
+  // Small beside one word's cover: it orders equals, never puts a worse match above a better.
+  const attention = input.today
+    ? sql`coalesce((select case when t.status = 'blocked' then 0.1
+                when t.status <> 'done' and t.due < ${input.today}::date then 0.1
+                when t.status = 'done' then -0.05 else 0 end
+              from tasks t where c.type = 'task' and t.workspace_id = ${ws} and t.id = c.id), 0)`
+    : sql`0`
   const headline = any ?? sql`''::tsquery`
+  // Projects the words name, among those the caller may open: their items share the words
+  // ("what's late in checkout" finds the checkout project's tasks, whose titles never say it).
+  // A word in the project's name covers almost as an item's own; one in its description, less.
+  const linked = any
+    ? sql`select p.id, array[${sql.join(
+        terms.map(
+          (term) => sql`case when p.tsv @@ ${titleOnly(termQuery(term))} then 0.9
+            when p.tsv @@ ${termQuery(term)} then 0.4 else 0 end`,
+        ),
+      )}]::real[] as covers
+      from resource_index p
+      where p.workspace_id = ${ws} and p.type = 'project' and p.tsv @@ ${any} and ${visibility.row('p')}`
+    : sql`select null::text as id, null::real[] as covers where false`
   const result = await sql<SearchRow>`
-    with matches as (
+    with linked as (${linked}),
+    matches as (
       select r.id, r.type, r.title, r.body, r.project_id, r.updated_at, r.tsv,
         null::text as subject_title, null::text as subject_crumb
       from (select distinct row_ctid from (${sql.join(indexSets, sql` union all `)}) w) m
@@ -228,9 +257,10 @@ export async function searchIndex(
     ),
     ranked as (
       select id, type, title, body, project_id, updated_at, subject_title, subject_crumb,
-             (${rank})::real as rank,
+             (${rank} + ${attention})::real as rank,
              ${nearAny ? sql`type <> 'activity' and tsv @@ ${nearAny}` : sql`false`} as title_near
-      from candidates
+      from (select c.*, l.covers as linked_covers
+            from candidates c left join linked l on l.id = c.project_id) c
     ),
     page as (
       select * from ranked ${keyset}

@@ -33,7 +33,8 @@ export async function searchAll(
 
 /**
  * For every principal and every word of the vocabulary, search (paged to the end, at page sizes
- * 1 and 50) returns exactly the items the oracle says it may open whose own text has the word.
+ * 1 and 50) returns exactly the items the oracle says it may open whose own text has the word, or
+ * whose project it may open has it.
  */
 export async function checkSearch(
   app: FastifyInstance,

@@ -139,17 +139,23 @@ export class World {
     return project !== null && fence.projects.has(project)
   }
 
-  /** The items the principal may open whose own text contains the word. */
+  /**
+   * The items the principal may open whose own text contains the word, or whose project does
+   * when the principal may open that project too.
+   */
   searchHits(who: string, word: string): string[] {
-    return [...this.text]
-      .filter(
-        ([key, text]) =>
-          text
-            .toLowerCase()
-            .split(/[^a-z0-9]+/)
-            .includes(word) && this.canOpen(who, key),
-      )
-      .map(([key]) => key)
+    const has = (key: string | null) =>
+      key !== null &&
+      (this.text.get(key) ?? '')
+        .toLowerCase()
+        .split(/[^a-z0-9]+/)
+        .includes(word)
+    return [...this.text.keys()]
+      .filter((key) => {
+        const project = this.projectOf(key)
+        const inherited = project !== null && has(project) && this.canOpen(who, project)
+        return (has(key) || inherited) && this.canOpen(who, key)
+      })
       .sort()
   }
 

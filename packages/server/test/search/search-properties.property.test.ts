@@ -19,7 +19,7 @@ before(async () => {
 })
 after(() => t.close())
 
-test('search returns exactly the visible items whose own text has the word, paged to the end', async () => {
+test('search returns exactly the visible items whose own text, or their visible project, has the word, paged to the end', async () => {
   await fc.assert(
     fc.asyncProperty(worldArbitrary(), fenceArbitrary, async (bundle, fence) => {
       const { result, world } = await importWithFence(t, bundle, fence)

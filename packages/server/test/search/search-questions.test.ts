@@ -71,7 +71,11 @@ test('"tokenize cards on the client" finds the British "Tokenise"', async () => 
 test('any word may match, items covering more of the question first; never empty while a word matches', async () => {
   const answer = await ask('ada-key', { query: 'payment provider zyzzyva', limit: 50 })
   assert.ok(answer.results.length > 3)
-  assert.equal(answer.results[0].title, 'Payment provider comparison')
+  // The two items whose titles have both words, the blocked task first among equals.
+  assert.deepEqual(titles(answer).slice(0, 2), [
+    'Support saved cards through the payment provider vault',
+    'Payment provider comparison',
+  ])
   const scores = answer.results.map((hit: Json) => hit.score)
   assert.deepEqual(
     scores,
@@ -85,7 +89,11 @@ test('any word may match, items covering more of the question first; never empty
   const hyphen = await ask('ada-key', { query: 'post-mortem' })
   assert.ok(titles(hyphen).includes('Post-mortem: 3 November'))
   const american = await ask('ada-key', { query: 'color contrast' })
-  assert.equal(american.results[0].title, 'Colour contrast fixes')
+  // Both titles spelled the British way, the blocked one first among equals.
+  assert.deepEqual([...titles(american).slice(0, 2)].sort(), [
+    'Colour contrast fixes',
+    'Colour palette with accessible contrast',
+  ])
 })
 
 test('the filter grammar: words that name filters, and explicit key:value filters', async () => {

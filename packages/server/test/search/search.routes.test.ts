@@ -133,7 +133,7 @@ test('hits carry what an agent asks next: status, assignee, due date and path; a
   assert.equal(typeof okr.health.expected_progress, 'number')
 })
 
-test('titles rank above bodies; among equals the most recently updated comes first', async () => {
+test('titles rank above bodies, and both above what only its project names; among equals the most recently updated comes first', async () => {
   const reply = await search('bob-key', { query: 'heliotrope', types: ['task'] })
   assert.equal(reply.status, 200)
   assert.deepEqual(titles(reply), [
@@ -141,6 +141,7 @@ test('titles rank above bodies; among equals the most recently updated comes fir
     'Heliotrope launch checklist',
     'Heliotrope retro',
     'Checklist',
+    'Unrelated work',
   ])
   const scores = reply.json.results.map((hit: { score: number }) => hit.score)
   assert.ok(scores[0] === scores[1] && scores[2] > scores[3], `${scores}`)
@@ -169,10 +170,20 @@ test('titles rank above bodies; among equals the most recently updated comes fir
   assert.equal(body.due, null)
 })
 
-test("an item matches on its own text only: never on its project's name or its comments", async () => {
+test("an item matches on its own text or its project's, never on its comments", async () => {
   const reply = await search('bob-key', { query: 'heliotrope', limit: 50, max_tokens: 20_000 })
   const hits = reply.json.results.map((hit: { id: string }) => hit.id)
-  assert.ok(!hits.includes(ws.ids.plain), 'the commented task does not match')
+  // Its project is named Heliotrope: it matches as part of it, after all that say the word.
+  const own = ['h-title', 'h-body', 'h-old', 'h-new', 'c-h', 'helio'].map((key) => ws.ids[key])
+  assert.ok(
+    own.every((id) => hits.indexOf(id) >= 0 && hits.indexOf(id) < hits.indexOf(ws.ids.plain)),
+    'the commented task ranks after everything that says the word itself',
+  )
+  const other = await search('bob-key', { query: 'block', limit: 50, max_tokens: 20_000 })
+  assert.ok(
+    !other.json.results.some((hit: { id: string }) => hit.id === ws.ids.plain),
+    'a word only its comment has does not match it',
+  )
   assert.ok(hits.includes(ws.ids['c-h']), 'the comment itself does')
   assert.ok(!hits.includes(ws.ids['secret-h']), 'hidden items never match')
   const comment = reply.json.results.find((hit: { id: string }) => hit.id === ws.ids['c-h'])

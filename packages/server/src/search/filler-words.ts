@@ -1,0 +1,31 @@
+import { createRequire } from 'node:module'
+import type Nlp from 'compromise/two'
+
+/*
+ * Words that only colour a sentence: adverbs of degree and attitude ("actually", "really",
+ * "basically", "just"). They sit between the words that carry a question ("did I actually finish
+ * anything") and name nothing, so the question is read without them. An adverb is what
+ * compromise's lexicon calls one, or a word of six letters or more ending in "-ly" that the
+ * lexicon does not know (its suffix rules derive those): "weekly" and "early", which it knows as
+ * adjectives, stay words. compromise is the library that reads verbs (verb-lemma.ts), loaded on
+ * first use for the same reason.
+ */
+
+let lexicon: Record<string, string | string[]> | null = null
+
+// compromise's lexicon, loaded once.
+function words(): Record<string, string | string[]> {
+  if (!lexicon) {
+    const nlp = createRequire(import.meta.url)('compromise/two') as typeof Nlp
+    lexicon = (nlp.model() as { one: { lexicon: Record<string, string | string[]> } }).one.lexicon
+  }
+  return lexicon
+}
+
+/** Whether a lower-case word is an adverb that only colours the sentence around it. */
+export function isFiller(word: string): boolean {
+  if (!/^[a-z]+$/.test(word)) return false
+  const tag = words()[word]
+  if (tag !== undefined) return tag === 'Adverb'
+  return word.length >= 6 && word.endsWith('ly')
+}
