@@ -2735,6 +2735,11 @@ export interface components {
             types: ("person" | "team" | "project" | "canvas" | "task" | "okr" | "comment" | "activity")[];
             /** @description When nothing matched the words with the filters: the words alone, a query to try next. */
             broader?: string;
+            /** @description When nothing matched everything read from the words: the filters read (states, times, health, what is missing) and the kinds named that this answer left out. `filters` and `types` above are what it kept; names, `filters` given and typed filters are always kept. */
+            dropped?: {
+                filters: components["schemas"]["SearchAppliedFilters"];
+                types: ("person" | "team" | "project" | "canvas" | "task" | "okr" | "comment" | "activity")[];
+            };
         };
         /** SearchRequest */
         SearchRequest: {
@@ -2868,6 +2873,48 @@ export interface components {
                     types: ("person" | "team" | "project" | "canvas" | "task" | "okr" | "comment" | "activity")[];
                     /** @description When nothing matched the words with the filters: the words alone, a query to try next. */
                     broader?: string | null;
+                    /** @description When nothing matched everything read from the words: the filters read (states, times, health, what is missing) and the kinds named that this answer left out. `filters` and `types` above are what it kept; names, `filters` given and typed filters are always kept. */
+                    dropped?: {
+                        filters: {
+                            status?: ("todo" | "in_progress" | "blocked" | "done")[];
+                            assignee?: string | null;
+                            /** @description The name of the person `assignee` was read as. */
+                            assignee_name?: string | null;
+                            project_id?: string | null;
+                            /** @constant */
+                            due?: "none";
+                            project_name?: string | null;
+                            /** @description Words of `project:` that name no project you can open. */
+                            project?: string | null;
+                            /**
+                             * Format: date
+                             * @example 2026-12-01
+                             */
+                            due_before?: string;
+                            /**
+                             * Format: date
+                             * @example 2026-12-01
+                             */
+                            due_after?: string;
+                            updated_after?: string | null;
+                            updated_before?: string | null;
+                            completed_after?: string | null;
+                            completed_before?: string | null;
+                            health?: ("achieved" | "on_track" | "at_risk" | "off_track")[];
+                            team?: string | null;
+                            /** @description The name of the team `team` was read as. */
+                            team_name?: string | null;
+                            created_by?: string | null;
+                            /** @description The name of the person `created_by` was read as. */
+                            created_by_name?: string | null;
+                            member?: string | null;
+                            owner?: string | null;
+                            on?: string | null;
+                            /** @description The title of what `on` was read as, from the query. */
+                            on_title?: string | null;
+                        };
+                        types: ("person" | "team" | "project" | "canvas" | "task" | "okr" | "comment" | "activity")[];
+                    };
                 };
                 budget: {
                     max_tokens: number;

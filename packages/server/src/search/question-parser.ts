@@ -77,6 +77,12 @@ export interface ParsedQuestion {
   /** Kinds named with `type:`; null when the query names none. */
   types: SearchKind[] | null
   /**
+   * What the query typed in the filter grammar (`status:blocked`, `due<2026-12-01`, `type:task`):
+   * the names of those filters, and whether `type:` named the kinds. They say exactly what is
+   * wanted, so an answer never drops them as it may drop filters read from words.
+   */
+  typed: { filters: string[]; kinds: boolean }
+  /**
    * The status was read from "working on" or "doing" (in progress): when nothing is, the answer
    * is what the person still has to do, which is what such a question means then.
    */
@@ -120,6 +126,7 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
       return ' '
     },
   )
+  const typed = { filters: Object.keys(filters), kinds: types !== null }
   for (const match of rest.matchAll(/(-?)"([^"]*)"?|(\S+)/g)) {
     if (match[2] !== undefined) {
       const text = match[2].trim()
@@ -247,6 +254,7 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
     ),
     on: commentSubject(words.map((w) => w.text)),
     types,
+    typed,
     workingOrOpen: state === 'working' && filters.status?.join() === 'in_progress',
     exact: normalizeTitle(searched.map((w) => w.text).join(' ')),
     bareName: person

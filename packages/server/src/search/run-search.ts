@@ -12,6 +12,7 @@ import { FIRST_DAY, isStorableDay, isStorableTime, LAST_DAY } from '../lib/stora
 import { packSearch } from './pack-search.ts'
 import { parseQuestion } from './question-parser.ts'
 import { isKindWord, isTaskNoun, OPEN_STATUSES } from './question-vocabulary.ts'
+import { relaxFilters } from './relaxed-filters.ts'
 import { presentHit } from './search.present.ts'
 import { type SearchRow, searchIndex } from './search.queries.ts'
 import {
@@ -25,6 +26,7 @@ import {
 import type { SearchFilterValues } from './search-filter-values.ts'
 import {
   kindsFor,
+  type ResolvedFilters,
   resolveBareName,
   resolveFilters,
   resolvePersonName,
@@ -225,43 +227,81 @@ export async function runSearch(
     types,
   }
   const limit = body.limit ?? 10
-  const bind = (filters: typeof applied) =>
-    bindingOf(credential.id, ROUTE, {}, { query: body.query, types: [...types].sort(), filters })
+  const bind = (filters: typeof applied, kinds: readonly SearchKind[] = types) =>
+    bindingOf(credential.id, ROUTE, {}, { query: body.query, types: [...kinds].sort(), filters })
   // "What is Ben working on", when nothing of his is in progress, asks what he has still to do:
   // the answer widens to his open work, and its cursors are bound to what it widened to.
   const widenable = resolved !== null && question.workingOrOpen && !given.status
   const widened = { ...applied, status: [...OPEN_STATUSES] }
-  let wide = false
-  let after = null
-  try {
-    after = readCursor(deps.cursors, body.cursor, bind(applied))
-  } catch (error) {
-    if (!widenable) throw error
-    after = readCursor(deps.cursors, body.cursor, bind(widened))
-    wide = true
+  // When nothing matches everything read from the words, the answer drops what was read of
+  // states, times and kinds (relaxed-filters.ts), and its cursors are bound to what it kept.
+  const relaxation = relaxFilters(
+    values,
+    applied,
+    new Set([...Object.keys(given), ...question.typed.filters]),
+  )
+  const namedDropped =
+    namedKinds !== null && !body.types && !question.typed.kinds
+      ? types.filter((kind) => namedKinds.includes(kind))
+      : []
+  const relaxable =
+    terms.length > 0 &&
+    !unresolvedProject &&
+    (Object.keys(relaxation.dropped).length > 0 || namedDropped.length > 0)
+  let relaxedTo: { filters: ResolvedFilters; types: SearchKind[] } | null = null
+  const relax = async () => {
+    const filters = await resolveFilters(deps.db, visibility, relaxation.kept, now)
+    return filters && { filters, types: kindsFor(filters, asked) }
   }
-  const search = (filters: typeof resolved) =>
-    filters === null || types.length === 0
+  const decodes = (binding: string) =>
+    body.cursor === undefined || deps.cursors.decode(body.cursor, binding) !== null
+  let wide = false
+  if (!decodes(bind(applied)) && widenable && decodes(bind(widened))) wide = true
+  if (!wide && !decodes(bind(applied)) && relaxable) {
+    const relaxed = await relax()
+    if (relaxed && decodes(bind(relaxation.applied, relaxed.types))) relaxedTo = relaxed
+  }
+  const after = readCursor(
+    deps.cursors,
+    body.cursor,
+    relaxedTo ? bind(relaxation.applied, relaxedTo.types) : bind(wide ? widened : applied),
+  )
+  const search = (filters: ResolvedFilters | null, kinds = types, listed = namedKinds !== null) =>
+    filters === null || kinds.length === 0
       ? Promise.resolve([])
       : searchIndex(deps.db, visibility, {
           question: { ...question, terms },
           filters,
-          types,
+          types: kinds,
           readableKinds,
           after,
           limit,
           // Kinds the words named, not given in `types`: a filter said in words.
-          listed: namedKinds !== null && !body.types,
+          listed: listed && !body.types,
           today: utcDay(now),
         })
   const open = resolved && { ...resolved, status: [...OPEN_STATUSES] }
-  let rows: SearchRow[] = await search(wide ? open : resolved)
+  let rows: SearchRow[] = relaxedTo
+    ? await search(relaxedTo.filters, relaxedTo.types, false)
+    : await search(wide ? open : resolved)
   if (rows.length === 0 && widenable && !wide && !body.cursor) {
     rows = await search(open)
     wide = rows.length > 0
   }
+  if (rows.length === 0 && relaxable && !relaxedTo && !body.cursor) {
+    const relaxed = await relax()
+    rows = relaxed ? await search(relaxed.filters, relaxed.types, false) : []
+    if (rows.length > 0) relaxedTo = relaxed
+  }
   if (wide) interpreted.filters = widened
-  const binding = bind(wide ? widened : applied)
+  if (relaxedTo) {
+    interpreted.filters = relaxation.applied
+    interpreted.types = relaxedTo.types
+    interpreted.dropped = { filters: relaxation.dropped, types: namedDropped }
+  }
+  const binding = relaxedTo
+    ? bind(relaxation.applied, relaxedTo.types)
+    : bind(wide ? widened : applied)
   const page = rows.slice(0, limit)
   const ws = visibility.principal.workspaceId
   const hits = page.map((row) => presentHit(row, deps.urls.resource(ws, row.type, row.id), now))

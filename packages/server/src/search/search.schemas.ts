@@ -284,6 +284,18 @@ export const Interpreted = Type.Object(
           'When nothing matched the words with the filters: the words alone, a query to try next.',
       }),
     ),
+    dropped: Type.Optional(
+      Type.Object(
+        {
+          filters: AppliedFilters,
+          types: Type.Array(Type.Enum([...SEARCH_KINDS])),
+        },
+        {
+          description:
+            'When nothing matched everything read from the words: the filters read (states, times, health, what is missing) and the kinds named that this answer left out. `filters` and `types` above are what it kept; names, `filters` given and typed filters are always kept.',
+        },
+      ),
+    ),
   },
   { title: 'SearchInterpretation' },
 )

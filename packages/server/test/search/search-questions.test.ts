@@ -6,6 +6,7 @@ import type { ImportResult } from '../../src/bundle/import-bundle.ts'
 import { ManualClock } from '../../src/lib/clock.ts'
 import { importOk, tokenOf } from '../harness/bundles.ts'
 import { searchAll } from '../harness/check-search.ts'
+import { callToolInProcess } from '../harness/mcp-inject.ts'
 import { allPages, client, startTestApp, type TestApp } from '../harness/test-app.ts'
 
 // The demo's "today" is a Sunday: "last week" is 9–15 November.
@@ -405,6 +406,53 @@ test('an empty answer under filters offers the words alone to try next, and says
   // Words alone that match nothing have nothing broader to offer; a page that matched has none.
   assert.equal((await ask('ada-key', { query: 'zzqx' })).interpreted.broader, undefined)
   assert.equal((await ask('ada-key', { query: 'apple pay' })).interpreted.broader, undefined)
+})
+
+test('an answer that would be empty leaves out the states and times read from words, keeps the names, and says so', async () => {
+  const query = 'what did elena finish today on apple pay'
+  const answer = await ask('ada-key', { query, limit: 2 })
+  assert.equal(answer.status, 200, answer.body)
+  assert.equal(answer.interpreted.filters.assignee, ws.ids.elena)
+  assert.equal(answer.interpreted.filters.assignee_name, 'Elena Petrova')
+  assert.deepEqual(answer.interpreted.dropped.filters, {
+    status: ['done'],
+    completed_after: `${TODAY}T00:00:00.000Z`,
+    completed_before: '2026-11-23T00:00:00.000Z',
+  })
+  assert.equal(answer.interpreted.filters.status, undefined)
+  assert.equal(answer.interpreted.broader, undefined)
+  const elenas = tasks((task) => task.assignee === 'elena')
+  assert.ok(answer.results.length === 2 && answer.next_cursor)
+  // Its pages go on under what it kept, never repeating a hit.
+  const rest = await ask('ada-key', { query, limit: 2, cursor: answer.next_cursor })
+  assert.equal(rest.status, 200, rest.body)
+  assert.deepEqual(rest.interpreted.dropped, answer.interpreted.dropped)
+  const keys = [...answer.results, ...rest.results].map((hit: Json) => keyOf(hit.id) as string)
+  assert.equal(new Set(keys).size, 4)
+  assert.ok(
+    keys.every((key) => elenas.includes(key)),
+    `${keys}`,
+  )
+  // Another query's cursor is still refused.
+  const other = await ask('ada-key', { query: 'apple pay', cursor: answer.next_cursor })
+  assert.equal(other.status, 400)
+  // What MCP's search says of it.
+  const called = await callToolInProcess(t.app, tokenOf(ws, 'ada-key'), 'search', { query })
+  const text = called.content.map((part) => ('text' in part ? part.text : '')).join('\n')
+  assert.match(text, /Nothing you can open matched all of it: these leave out status done;/)
+})
+
+test('filters given in `filters` or typed in the query are never left out', async () => {
+  const given = await ask('ada-key', {
+    query: 'apple pay',
+    filters: { status: 'done', completed_after: '2030-01-01' },
+  })
+  assert.deepEqual(given.results, [])
+  assert.equal(given.interpreted.dropped, undefined)
+  assert.equal(given.interpreted.broader, 'apple pay')
+  const typed = await ask('ada-key', { query: 'status:done due<2000-01-01 apple pay' })
+  assert.deepEqual(typed.results, [])
+  assert.equal(typed.interpreted.dropped, undefined)
 })
 
 test('words that are names of JavaScript object members are words like any other', async () => {

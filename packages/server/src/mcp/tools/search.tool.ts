@@ -99,6 +99,14 @@ function render(query: string, body: SearchAnswer): string {
   lines.push(
     `Searched for ${searched}${applied.length > 0 ? `; filters: ${applied.join('; ')}` : ''}.`,
   )
+  const dropped = body.interpreted.dropped
+  if (dropped) {
+    const left = [
+      ...Object.entries(dropped.filters).map(([name, value]) => `${name} ${inline(String(value))}`),
+      ...(dropped.types.length > 0 ? [`only ${dropped.types.join(', ')}`] : []),
+    ]
+    lines.push(`Nothing you can open matched all of it: these leave out ${left.join('; ')}.`)
+  }
   for (const [i, hit] of body.results.entries()) {
     const facts = [
       hit.type,
