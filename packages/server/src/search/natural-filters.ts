@@ -77,6 +77,17 @@ function notName(word: string): boolean {
   return FRAME_VERBS.has(base) || ownValue(PERSON_VERBS, base) !== undefined
 }
 
+// The word "due" before a time at `at`, however far ("due on the mobile app in the next two
+// weeks"), unless a word of finishing or changing comes between: then the time is of that.
+function dueBefore(words: readonly string[], at: number): number | undefined {
+  for (let i = at - 1; i >= 0; i--) {
+    const word = words[i] as string
+    if (word === 'due') return i
+    if (CHANGE_VERBS.test(word) || isDoneWord(word)) return undefined
+  }
+  return undefined
+}
+
 /**
  * The words that may name a person a question asks about, what it asks of them, and the words
  * around the name that only frame it: "Kemi's tasks", "assigned to Jonas", "tasks for Jonas",
@@ -429,11 +440,9 @@ export function readNaturalFilters(
   }
   const verb = (time?.at[0] ?? 0) - 1
   const changed = CHANGE_VERBS.test(words[verb] ?? '')
-  // "due …" just before the time, a word or two away ("due on mobile in December"), or a
-  // deadline ("needed by 12/4"): the time is of the due date.
-  const dueAt = time
-    ? [verb, verb - 1, verb - 2, verb - 3].find((at) => at >= 0 && words[at] === 'due')
-    : undefined
+  // "due …" before the time, however far ("due on the mobile app in December"), or a deadline
+  // ("needed by 12/4"): the time is of the due date.
+  const dueAt = time ? dueBefore(words, time.at[0] ?? 0) : undefined
   // "by Friday" is a deadline, and so is the time of what is on the asker's plate ("on my plate
   // this week"): what is due by its end, what is overdue included.
   const deadline = time !== null && (words[time.at[0] ?? 0] === 'by' || plate)

@@ -1,0 +1,18 @@
+import assert from 'node:assert/strict'
+import { test } from 'node:test'
+import { parseQuestion } from './question-parser.ts'
+
+// A Sunday, as the demo's day.
+const NOW = new Date('2026-11-29T12:00:00.000Z')
+const filtersOf = (question: string) => parseQuestion(question, NOW).filters
+
+test('a time after "due" is of the due date however many words come between', () => {
+  const open = ['todo', 'in_progress', 'blocked']
+  const twoWeeks = { due_after: '2026-11-29', due_before: '2026-12-13', status: open }
+  assert.deepEqual(filtersOf("what's due on mobile in the next two weeks"), twoWeeks)
+  assert.deepEqual(filtersOf("what's coming due on the mobile app in the next two weeks"), twoWeeks)
+  // A word of finishing between them makes it a time of finishing.
+  const finished = filtersOf('tasks due soon that were finished last week')
+  assert.equal(finished.due_after, undefined)
+  assert.equal(finished.completed_after, '2026-11-16T00:00:00.000Z')
+})
