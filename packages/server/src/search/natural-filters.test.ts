@@ -16,3 +16,19 @@ test('a time after "due" is of the due date however many words come between', ()
   assert.equal(finished.due_after, undefined)
   assert.equal(finished.completed_after, '2026-11-16T00:00:00.000Z')
 })
+
+test('"I" as the subject of work is the asker; "I" that only frames the question is not', () => {
+  assert.deepEqual(filtersOf('what have i got overdue'), {
+    due_before: '2026-11-28',
+    status: ['todo', 'in_progress', 'blocked'],
+    assignee: 'me',
+  })
+  assert.equal(filtersOf('what did I get done in November?').assignee, 'me')
+  assert.equal(
+    filtersOf("I'd like to know which tasks on the brand project are blocked").assignee,
+    undefined,
+  )
+  assert.equal(filtersOf('is anything due tomorrow that I should be aware of').assignee, undefined)
+  // A kind named is what is asked for, not the asker's work.
+  assert.equal(filtersOf('what docs do I have').assignee, undefined)
+})

@@ -148,7 +148,8 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
   const words = tokens.flatMap((t, i) =>
     t.kind === 'word' && !isFiller(t.text) ? [{ text: t.text, at: i }] : [],
   )
-  const person = readPersonWords(words.map((w) => w.text))
+  const texts = words.map((w) => w.text)
+  const person = readPersonWords(texts)
   // What is asked of the person comes first: "what did Kemi finish last week" is a time of
   // completing, as "done last week" is.
   const state = person?.state
@@ -233,6 +234,35 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
   ) {
     lastTerm.prefix = lastWord.text
   }
+  const bare = person ? null : bareNameAsk(texts, used.size > 0)
+  // "I" where a name would be ("what have I got overdue", "what did I get done in November"):
+  // the asker, when it is the subject of the work ("did I", "I got", not "I'd like to know")
+  // and the question is about work in a state, not about some kind of thing.
+  const askerAsked =
+    bare !== null &&
+    !types &&
+    texts.some(
+      (word, i) =>
+        word === 'i' &&
+        (/^(did|do|have|am)$/.test(texts[i - 1] ?? '') ||
+          /^(got|get|have|did|need|must|owe)$/.test(texts[i + 1] ?? '')),
+    ) &&
+    filters.assignee === undefined &&
+    filters.created_by === undefined &&
+    (filters.status !== undefined ||
+      bare.state === 'working' ||
+      bare.state === 'done' ||
+      bare.state === 'said' ||
+      texts.some((word) => /^(got|busy|plate|workload)$/.test(word)))
+  if (askerAsked && bare.state === 'said') {
+    filters.created_by = 'me'
+    types = ['comment']
+  } else if (askerAsked) {
+    filters.assignee = 'me'
+    if (!filters.status && bare.state === 'working') filters.status = ['in_progress']
+    if (!filters.status && bare.state === 'done') filters.status = ['done']
+    if (!filters.status) filters.status = [...OPEN_STATUSES]
+  }
   return {
     terms: terms.slice(0, MAX_TERMS),
     phrases: tokens.flatMap((t) => (t.kind === 'phrase' && !t.negated ? [t.text] : [])),
@@ -257,12 +287,7 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
     typed,
     workingOrOpen: state === 'working' && filters.status?.join() === 'in_progress',
     exact: normalizeTitle(searched.map((w) => w.text).join(' ')),
-    bareName: person
-      ? null
-      : bareNameAsk(
-          words.map((w) => w.text),
-          used.size > 0,
-        ),
+    bareName: askerAsked ? null : bare,
   }
 }
 
