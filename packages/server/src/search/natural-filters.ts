@@ -226,7 +226,7 @@ export function readTeamWords(
   types: SearchKind[] | null,
 ): { words: string[]; kinds: SearchKind[] } | null {
   const at = words.findIndex((w) => w === 'team' || /^team['’]s$/.test(w))
-  if (at <= 0) return null
+  if (at <= 0) return whoIsIn(words)
   const kinds = new Set<SearchKind>(types ?? [])
   for (const w of words) {
     const kind = TYPE_PLURALS.get(w)
@@ -244,6 +244,19 @@ export function readTeamWords(
     name.unshift(w)
   }
   return name.length > 0 ? { words: name, kinds: [...kinds] } : null
+}
+
+// "who's in leadership", "who is on design": the people of a team named without the word
+// "team", when those words name one the caller may see (else they stay words to find).
+function whoIsIn(words: string[]): { words: string[]; kinds: SearchKind[] } | null {
+  const from = /^(who's|who’s|whos)$/.test(words[0] ?? '')
+    ? 1
+    : words[0] === 'who' && words[1] === 'is'
+      ? 2
+      : -1
+  if (from < 0 || !/^(in|on)$/.test(words[from] ?? '')) return null
+  const name = words.slice(from + 1).filter((w) => !STOP_WORDS.has(w))
+  return name.length > 0 && name.length <= 3 ? { words: name, kinds: ['person'] } : null
 }
 
 /**

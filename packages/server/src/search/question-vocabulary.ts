@@ -21,7 +21,7 @@ export const STOP_WORDS = new Set(
   under as is are was were be been being am do does did doing done have has had having can could
   shall should will would may might must i me my mine we us our ours you your yours he him his she
   her hers it its they them their theirs this that these those there here what what's whats which
-  who whom whose where where's when why how how's hows any all some each every no not only own same
+  who who's whos whom whose where where's when why how how's hows any all some each every no not only own same
   than too very just also please show find list give tell get see let let's know want need
   latest current currently going happening happened update updates news regarding re vs up
   anything something everything anyone someone everybody anybody somebody now right moment

@@ -170,7 +170,7 @@ export async function searchIndex(
   // People and teams by their stored search text (a name weighs as a title; a person's role, a
   // team's "team" as text), read through its GIN index, only those the caller may see. Other
   // filters are of content (a task's status, a project), so a question they filter finds no
-  // person or team; a team's filter finds its members, with or without words.
+  // person or team; a team's filter finds all its members, the words only ranking them.
   const { teamId, ...contentFilters } = input.filters
   const directory =
     (any || teamId) && Object.keys(contentFilters).length === 0
@@ -181,7 +181,7 @@ export async function searchIndex(
           null::text as subject_title, null::text as subject_crumb
         from people p
         where ${input.types.includes('person')} and p.workspace_id = ${ws}
-          and ${any ? sql`p.tsv @@ ${any}` : sql`true`} and ${visibility.person('p')}
+          and ${any && !teamId ? sql`p.tsv @@ ${any}` : sql`true`} and ${visibility.person('p')}
           and ${
             teamId
               ? sql`p.id in (select m.person_id from team_members m

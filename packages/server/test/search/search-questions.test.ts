@@ -455,6 +455,16 @@ test('filters given in `filters` or typed in the query are never left out', asyn
   assert.equal(typed.interpreted.dropped, undefined)
 })
 
+test('"who\'s in leadership" lists the team\'s people, though no word of the question is in their names', async () => {
+  const answer = await ask('ada-key', { query: "who's in leadership" })
+  assert.equal(answer.interpreted.filters.team_name, 'Leadership')
+  assert.deepEqual(answer.interpreted.types, ['person'])
+  assert.deepEqual(answer.results.map((hit: Json) => keyOf(hit.id)).sort(), ['ada', 'ben', 'chen'])
+  // Words that name no team stay words.
+  const words = await ask('ada-key', { query: "who's on zzqx" })
+  assert.equal(words.interpreted.filters.team, undefined)
+})
+
 test('words that are names of JavaScript object members are words like any other', async () => {
   for (const query of ['constructor', 'constructor tasks', 'toString', 'status:constructor']) {
     const answer = await ask('ada-key', { query })
