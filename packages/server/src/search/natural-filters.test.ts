@@ -32,3 +32,13 @@ test('"I" as the subject of work is the asker; "I" that only frames the question
   // A kind named is what is asked for, not the asker's work.
   assert.equal(filtersOf('what docs do I have').assignee, undefined)
 })
+
+test('"what did we close out", "what have they shipped": everyone\'s finished work', () => {
+  const closed = filtersOf('what did we close out in checkout since nov 1')
+  assert.deepEqual(closed.status, ['done'])
+  assert.equal(closed.completed_after, '2026-11-01T00:00:00.000Z')
+  assert.equal(closed.assignee, undefined)
+  assert.deepEqual(filtersOf('what have they shipped this month').status, ['done'])
+  // "close" as a word of nearness is not of finishing.
+  assert.equal(filtersOf('crash free target for mobile, are we close').status, undefined)
+})

@@ -20,6 +20,7 @@ import type { SearchKind } from './search.schemas.ts'
 import type { SearchFilterValues } from './search-filter-values.ts'
 import { longForm } from './short-forms.ts'
 import { timeWordSpelling } from './time-word-spelling.ts'
+import { readVerb } from './verb-lemma.ts'
 import { spellingVariants } from './word-variants.ts'
 
 /*
@@ -159,6 +160,15 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
     if (state === 'done') filters.status = ['done']
     if (state === 'blocked') filters.status = ['blocked']
   }
+  // "What did we close out", "what have they shipped": everyone's finished work, no one's name.
+  // A verb's base form only after "did" or "have" ("are we close" is not of finishing).
+  const weFinished = texts.some(
+    (word, i) =>
+      /^(we|they)$/.test(word) &&
+      personVerbAsks(texts[i + 1] ?? '') === 'done' &&
+      (/^(did|have|had)$/.test(texts[i - 1] ?? '') || readVerb(texts[i + 1] ?? '').form !== 'base'),
+  )
+  if (!person && !filters.status && weFinished) filters.status = ['done']
   // The asker ("which tasks did I create", "what did I finish"): no name to look up.
   const asker = person?.words.length === 1 && person.words[0] === 'me'
   if (asker && (state === 'said' || state === 'made')) filters.created_by ??= 'me'
