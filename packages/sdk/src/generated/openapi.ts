@@ -2628,6 +2628,8 @@ export interface components {
             updated_before?: string;
             completed_after?: string;
             completed_before?: string;
+            created_after?: string;
+            created_before?: string;
             health?: ("achieved" | "on_track" | "at_risk" | "off_track")[];
             team?: string;
             /** @description The name of the team `team` was read as. */
@@ -2677,6 +2679,10 @@ export interface components {
             completed_after?: string;
             /** @description Tasks completed before this day or time; keeps tasks only. */
             completed_before?: string;
+            /** @description Made at or after this day or time. */
+            created_after?: string;
+            /** @description Made before this day or time. */
+            created_before?: string;
             /** @description An objective's health (docs/api.md, "OKR health"), or a list; keeps objectives only. */
             health?: ("achieved" | "on_track" | "at_risk" | "off_track") | ("achieved" | "on_track" | "at_risk" | "off_track")[];
             /** @description A team's id or name; keeps its members, the projects it belongs to and the tasks assigned to its members. */
@@ -2856,6 +2862,8 @@ export interface components {
                         updated_before?: string | null;
                         completed_after?: string | null;
                         completed_before?: string | null;
+                        created_after?: string | null;
+                        created_before?: string | null;
                         health?: ("achieved" | "on_track" | "at_risk" | "off_track")[];
                         team?: string | null;
                         /** @description The name of the team `team` was read as. */
@@ -2900,6 +2908,8 @@ export interface components {
                             updated_before?: string | null;
                             completed_after?: string | null;
                             completed_before?: string | null;
+                            created_after?: string | null;
+                            created_before?: string | null;
                             health?: ("achieved" | "on_track" | "at_risk" | "off_track")[];
                             team?: string | null;
                             /** @description The name of the team `team` was read as. */

@@ -246,6 +246,9 @@ export function readTeamWords(
   return name.length > 0 ? { words: name, kinds: [...kinds] } : null
 }
 
+// Words of making something: with a time, the time is of creating it.
+const CREATION = /^(created|added|new|opened|filed|raised|logged)$/
+
 // "who's in leadership", "who is on design": the people of a team named without the word
 // "team", when those words name one the caller may see (else they stay words to find).
 function whoIsIn(words: string[]): { words: string[]; kinds: SearchKind[] } | null {
@@ -479,17 +482,27 @@ export function readNaturalFilters(
     for (const at of taskNouns) used.add(at)
     return { used, kinds, placed: true }
   }
+  // "created this month", "new tasks in search this week", "what was added in the last two
+  // weeks": a word of making with a time makes it the time of creating.
+  const made = time ? words.findIndex((word) => CREATION.test(word)) : -1
+  if (made >= 0) used.add(made)
   // "since Monday" always filters; another time when something else does, or it is all there is.
   const timed = time && (time.to === null || anyFilter || used.size > 0 || others.length === 0)
   if (time && (timed || changed)) {
     // "done last week": the time of completing; else of the last change.
     const done = filters.status?.length === 1 && filters.status[0] === 'done' && !changed
-    const [after, before] = done
-      ? (['completed_after', 'completed_before'] as const)
-      : (['updated_after', 'updated_before'] as const)
+    const [after, before] =
+      made >= 0 && !done
+        ? (['created_after', 'created_before'] as const)
+        : done
+          ? (['completed_after', 'completed_before'] as const)
+          : (['updated_after', 'updated_before'] as const)
     if (time.from) filters[after] = filters[after] ?? time.from.toISOString()
     if (time.to) filters[before] = filters[before] ?? time.to.toISOString()
     for (const at of time.at) used.add(at)
+    // A time of any item's change or making keeps every kind: "tasks" says which ("which tasks
+    // were created this month"), as a status would.
+    if (!done && taskNouns.length > 0 && kinds.length === 0) kinds.push('task')
     // "what changed in checkout since Monday": the verb frames the time wherever it stands.
     for (const [at, word] of words.entries()) if (CHANGE_VERBS.test(word)) used.add(at)
   }

@@ -333,6 +333,8 @@ function checkedFilters(filters: SearchRequest['filters']): SearchFilterValues {
     'updated_before',
     'completed_after',
     'completed_before',
+    'created_after',
+    'created_before',
   ] as const
   for (const key of days) {
     const value = filters[key]
@@ -359,6 +361,8 @@ function checkedFilters(filters: SearchRequest['filters']): SearchFilterValues {
     'updated_before',
     'completed_after',
     'completed_before',
+    'created_after',
+    'created_before',
   ] as const) {
     const value = filters[key]
     if (value?.length === 10) out[key] = `${value}T00:00:00.000Z`

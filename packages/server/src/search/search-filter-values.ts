@@ -13,6 +13,10 @@ export interface SearchFilterValues {
   due_after?: string
   updated_after?: string
   updated_before?: string
+  /** Made at or after this time. */
+  created_after?: string
+  /** Made before this time. */
+  created_before?: string
   /** Tasks completed at or after this time. */
   completed_after?: string
   /** Tasks completed before this time. */

@@ -28,6 +28,8 @@ export interface ResolvedFilters {
   updatedBefore?: string
   completedAfter?: string
   completedBefore?: string
+  createdAfter?: string
+  createdBefore?: string
   /** The objectives, among those the caller may open, whose health the filter asked for. */
   objectiveIds?: string[]
   /** A team the caller may see: its members, its projects, its members' tasks. */
@@ -83,6 +85,8 @@ export async function resolveFilters(
     ...(values.updated_before ? { updatedBefore: values.updated_before } : {}),
     ...(values.completed_after ? { completedAfter: values.completed_after } : {}),
     ...(values.completed_before ? { completedBefore: values.completed_before } : {}),
+    ...(values.created_after ? { createdAfter: values.created_after } : {}),
+    ...(values.created_before ? { createdBefore: values.created_before } : {}),
   }
   if (values.health) {
     resolved.objectiveIds = await objectivesOfHealth(db, visibility, values.health, now)
@@ -440,6 +444,12 @@ export function indexFilter(
   if (filters.updatedBefore) {
     parts.push(sql<boolean>`${r('updated_at')} < ${filters.updatedBefore}::timestamptz`)
   }
+  if (filters.createdAfter) {
+    parts.push(sql<boolean>`${r('created_at')} >= ${filters.createdAfter}::timestamptz`)
+  }
+  if (filters.createdBefore) {
+    parts.push(sql<boolean>`${r('created_at')} < ${filters.createdBefore}::timestamptz`)
+  }
   return parts.length === 0 ? sql<boolean>`true` : sql<boolean>`(${sql.join(parts, sql` and `)})`
 }
 
@@ -468,6 +478,13 @@ export function activityFilter(filters: ResolvedFilters, alias = 'a'): RawBuilde
   }
   if (filters.updatedBefore) {
     parts.push(sql<boolean>`${a('created_at')} < ${filters.updatedBefore}::timestamptz`)
+  }
+  // An entry is made when it happens: its time is both.
+  if (filters.createdAfter) {
+    parts.push(sql<boolean>`${a('created_at')} >= ${filters.createdAfter}::timestamptz`)
+  }
+  if (filters.createdBefore) {
+    parts.push(sql<boolean>`${a('created_at')} < ${filters.createdBefore}::timestamptz`)
   }
   return parts.length === 0 ? sql<boolean>`true` : sql<boolean>`(${sql.join(parts, sql` and `)})`
 }

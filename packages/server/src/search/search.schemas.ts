@@ -50,6 +50,14 @@ export const SearchFilters = Type.Object(
         description: 'Tasks completed before this day or time; keeps tasks only.',
       }),
     ),
+    created_after: Type.Optional(
+      Type.Union([DateOnly, Timestamp], {
+        description: 'Made at or after this day or time.',
+      }),
+    ),
+    created_before: Type.Optional(
+      Type.Union([DateOnly, Timestamp], { description: 'Made before this day or time.' }),
+    ),
     health: Type.Optional(
       Type.Union([Type.Enum([...HEALTH_VERDICTS]), Healths], {
         description:
@@ -251,6 +259,8 @@ export const AppliedFilters = Type.Object(
     updated_before: Type.Optional(Type.String()),
     completed_after: Type.Optional(Type.String()),
     completed_before: Type.Optional(Type.String()),
+    created_after: Type.Optional(Type.String()),
+    created_before: Type.Optional(Type.String()),
     health: Type.Optional(Healths),
     team: Type.Optional(Type.String()),
     team_name: Type.Optional(

@@ -100,7 +100,7 @@ describe('search takes every filter of POST /v1/search', () => {
     return found
   }
 
-  test('completed and updated dates, health, team by name or id, author, unassigned, undated', async () => {
+  test('completed, updated and created dates, health, team by name or id, author, unassigned, undated', async () => {
     const team = (await client(demo.app, token()).get('/v1/teams?limit=50')).json.data.find(
       (t: { name: string }) => t.name === 'Design',
     )
@@ -108,6 +108,7 @@ describe('search takes every filter of POST /v1/search', () => {
     const cases: [string, Record<string, unknown>][] = [
       ['tasks', { completed_after: '2026-11-01', completed_before: '2026-11-22' }],
       ['anything', { updated_after: '2026-11-15', updated_before: '2026-11-22T12:00:00Z' }],
+      ['anything', { created_after: '2026-11-01', created_before: '2026-11-22T12:00:00Z' }],
       ['objectives', { health: ['at_risk', 'off_track'] }],
       ['objectives', { health: 'on_track' }],
       ['work', { team: 'Design' }],

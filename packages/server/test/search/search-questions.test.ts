@@ -465,6 +465,29 @@ test('"who\'s in leadership" lists the team\'s people, though no word of the que
   assert.equal(words.interpreted.filters.team, undefined)
 })
 
+test('"which tasks were created this month": a word of making with a time is the time of creating', async () => {
+  const answer = await ask('ada-key', { query: 'which tasks were created this month' })
+  assert.deepEqual(answer.interpreted.filters, {
+    created_after: '2026-11-01T00:00:00.000Z',
+    created_before: '2026-12-01T00:00:00.000Z',
+  })
+  assert.deepEqual(answer.interpreted.types, ['task'])
+  const hits = await searchAll(t.app, tokenOf(ws, 'ada-key'), {
+    query: 'which tasks were created this month',
+    limit: 50,
+    max_tokens: 20_000,
+  })
+  const made = tasks((task) => (task.created_at ?? '') >= '2026-11-01')
+  // Ada sees every task of the demo but others' private to-dos.
+  const found = hits.map((hit: Json) => keyOf(hit.id) as string)
+  assert.ok(found.length > 0 && found.every((key) => made.includes(key)), `${found}`)
+  assert.deepEqual(
+    (await ask('ada-key', { query: 'new tasks in checkout this week' })).interpreted.filters
+      .created_after,
+    '2026-11-16T00:00:00.000Z',
+  )
+})
+
 test('words that are names of JavaScript object members are words like any other', async () => {
   for (const query of ['constructor', 'constructor tasks', 'toString', 'status:constructor']) {
     const answer = await ask('ada-key', { query })
