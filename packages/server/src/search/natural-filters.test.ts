@@ -42,3 +42,8 @@ test('"what did we close out", "what have they shipped": everyone\'s finished wo
   // "close" as a word of nearness is not of finishing.
   assert.equal(filtersOf('crash free target for mobile, are we close').status, undefined)
 })
+
+test('a kind after "our", "my", "all" or "every", one word between allowed, is what is listed', () => {
+  assert.deepEqual(parseQuestion('how are we doing on our Q4 goals overall?', NOW).types, ['okr'])
+  assert.deepEqual(parseQuestion('all the docs', NOW).types, ['canvas'])
+})

@@ -559,7 +559,8 @@ function listedKinds(
       filtered ||
       others.length === 0 ||
       LISTING_AFTER.test(words[at + 1] ?? '') ||
-      /^(my|all|every)$/.test(words[at - 1] ?? ''),
+      // "my goals", "all docs", "our Q4 goals": a word of whose or how many, a word before.
+      [words[at - 1], words[at - 2]].some((w) => /^(my|our|all|every)$/.test(w ?? '')),
   )
   return [...new Set(listing.map((t) => t.kind))]
 }
