@@ -1,5 +1,6 @@
 import { readCommentSubject } from './comment-subject.ts'
 import { isFiller } from './filler-words.ts'
+import { heardWord } from './heard-words.ts'
 import {
   personVerbAsks,
   readNaturalFilters,
@@ -145,6 +146,16 @@ export function parseQuestion(query: string, now: Date): ParsedQuestion {
       if (/[\p{L}\p{N}]/u.test(word)) tokens.push({ kind: 'excluded', text: word })
     } else if (/[\p{L}\p{N}]/u.test(text))
       tokens.push({ kind: 'word', text: timeWordSpelling(longForm(text)) })
+  }
+  // "Do" heard for "due", read from the words beside it.
+  for (const [i, token] of tokens.entries()) {
+    const [before, after] = [tokens[i - 1], tokens[i + 1]]
+    if (token.kind === 'word')
+      token.text = heardWord(
+        token.text,
+        before?.kind === 'word' ? before.text : undefined,
+        after?.kind === 'word' ? after.text : undefined,
+      )
   }
   const words = tokens.flatMap((t, i) =>
     t.kind === 'word' && !isFiller(t.text) ? [{ text: t.text, at: i }] : [],
