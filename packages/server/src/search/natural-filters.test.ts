@@ -47,3 +47,8 @@ test('a kind after "our", "my", "all" or "every", one word between allowed, is w
   assert.deepEqual(parseQuestion('how are we doing on our Q4 goals overall?', NOW).types, ['okr'])
   assert.deepEqual(parseQuestion('all the docs', NOW).types, ['canvas'])
 })
+
+test('"anything blocked?" asks for what is blocked', () => {
+  assert.deepEqual(filtersOf('kemi anything blocked?').status, ['blocked'])
+  assert.deepEqual(filtersOf('anything the design team is blocked on?').status, ['blocked'])
+})

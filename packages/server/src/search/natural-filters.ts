@@ -412,6 +412,8 @@ export function readNaturalFilters(
       time !== null ||
       late !== null ||
       (s.blocking && asked) ||
+      // "anything blocked?", "anything the design team is blocked on": being blocked is asked.
+      (s.status === 'blocked' && words.some((w) => /^(any|anything)$/.test(w))) ||
       // "whats blocked there", "what is stuck", "which are done": the status is what is asked.
       /^(what's|whats)$/.test(words[(s.at[0] ?? 0) - 1] ?? '') ||
       (asked && /^(is|are)$/.test(words[(s.at[0] ?? 0) - 1] ?? '')) ||
