@@ -6,6 +6,7 @@ import {
   CHANGE_VERBS,
   HEALTH_WORDS,
   LISTING_AFTER,
+  MY_TEAM,
   OPEN_STATUSES,
   ownValue,
   STOP_WORDS,
@@ -243,6 +244,9 @@ export function readTeamWords(
     if (STOP_WORDS.has(w) || TYPE_PLURALS.has(w) || TASK_NOUNS.has(w) || statusWord(w)) break
     name.unshift(w)
   }
+  // "my team's tasks", "our team": the team the asker is on, when it is one.
+  if (name.length === 0 && /^(my|our)$/.test(words[at - 1] ?? ''))
+    return { words: [MY_TEAM], kinds: [...kinds] }
   return name.length > 0 ? { words: name, kinds: [...kinds] } : null
 }
 
@@ -344,7 +348,8 @@ export function readNaturalFilters(
       mine = [i, i + 1]
       plate = true
       i++
-    } else if (w === 'my' || w === 'mine') {
+    } else if ((w === 'my' || w === 'mine') && !/^team(['’]s)?$/.test(next ?? '')) {
+      // "my team's tasks" are the team's, not the asker's.
       mine = mine ?? [i]
     } else if (w === 'for' && next === 'me') {
       // "which tasks are late for me": as "my", when something else asks for tasks.

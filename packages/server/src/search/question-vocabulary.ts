@@ -150,3 +150,6 @@ export function statusWord(word: string): TaskStatus | undefined {
 export function isKindWord(word: string): boolean {
   return TASK_NOUNS.has(word) || TYPE_PLURALS.has(word)
 }
+
+/** The word a question's team reads as for "my team": the team the asker is on. */
+export const MY_TEAM = 'my'

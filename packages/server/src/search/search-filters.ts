@@ -3,7 +3,7 @@ import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import { type HealthVerdict, okrHealth } from '../graph/okrs/okr-health.ts'
 import { latestConfidence } from '../graph/okrs/okrs.queries.ts'
-import type { TaskStatus } from './question-vocabulary.ts'
+import { MY_TEAM, type TaskStatus } from './question-vocabulary.ts'
 import type { SearchKind } from './search.schemas.ts'
 import type { SearchFilterValues } from './search-filter-values.ts'
 
@@ -308,8 +308,8 @@ const COMMENTABLE = ['task', 'project', 'canvas', 'okr']
 
 /**
  * The team, among those the caller may see, that `words` name: its whole name, or else the one
- * whose name has every word ("web" names "Engineering — Web") when only one has. Null when none,
- * or several, do.
+ * whose name has every word ("web" names "Engineering — Web") when only one has; `MY_TEAM`, the
+ * one the caller is on. Null when none, or several, do.
  */
 export async function resolveTeamName(
   db: Db,
@@ -318,11 +318,18 @@ export async function resolveTeamName(
 ): Promise<{ id: string; name: string } | null> {
   const ws = visibility.principal.workspaceId
   const wanted = words.join(' ').toLowerCase()
+  // "my team": the one team the asker is on (a name "my" would be odd; the words say whose).
+  const mine = words.length === 1 && words[0] === MY_TEAM
   const found = await sql<{ id: string; name: string; whole: boolean }>`
-    select t.id, t.name, lower(t.name) = ${wanted} as whole from teams t
+    select t.id, t.name, lower(t.name) = ${wanted} and not ${mine} as whole from teams t
     where t.workspace_id = ${ws} and ${visibility.team('t')}
-      and (lower(t.name) = ${wanted}
-           or to_tsvector('simple', t.name) @@ plainto_tsquery('simple', ${wanted}))
+      and (${
+        mine
+          ? sql`t.id in (select m.team_id from team_members m
+              where m.workspace_id = ${ws} and m.person_id = ${visibility.principal.actorId})`
+          : sql`(lower(t.name) = ${wanted}
+           or to_tsvector('simple', t.name) @@ plainto_tsquery('simple', ${wanted}))`
+      })
     order by t.id
     limit 20`.execute(db)
   return wholeOrOnly(found.rows)

@@ -488,6 +488,19 @@ test('"which tasks were created this month": a word of making with a time is the
   )
 })
 
+test('"my team\'s tasks" are those of the one team the asker is on, not the asker\'s', async () => {
+  const answer = await ask('elena-read', { query: "which of my team's tasks have no due date" })
+  assert.equal(answer.interpreted.filters.team_name, 'Product')
+  assert.equal(answer.interpreted.filters.assignee, undefined)
+  const product = ['chen', 'elena', 'farid', 'xavier', 'bea']
+  const expected = tasks((task) => product.includes(task.assignee ?? '') && !task.due)
+  const found = answer.results.map((hit: Json) => keyOf(hit.id) as string)
+  assert.ok(found.length > 0 && found.every((key: string) => expected.includes(key)), `${found}`)
+  // Ada is on one team too.
+  const ada = await ask('ada-key', { query: "my team's tasks" })
+  assert.equal(ada.interpreted.filters.team_name, 'Leadership')
+})
+
 test('words that are names of JavaScript object members are words like any other', async () => {
   for (const query of ['constructor', 'constructor tasks', 'toString', 'status:constructor']) {
     const answer = await ask('ada-key', { query })
