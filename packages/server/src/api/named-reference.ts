@@ -1,6 +1,7 @@
 import { type RawBuilder, sql } from 'kysely'
 import type { Caller } from '../access/caller.ts'
 import type { Db } from '../db/database.ts'
+import { foldedSql, foldName } from '../lib/folded-names.ts'
 import { idKind } from '../lib/ids.ts'
 import { personOrMe } from './me-reference.ts'
 import { notFound, ProblemError } from './problem-catalogue.ts'
@@ -61,12 +62,12 @@ async function namesMatching(
   kind: NamedKind,
   value: string,
 ): Promise<{ id: string; name: string; whole: boolean }[]> {
-  const wanted = value.trim().replace(/\s+/g, ' ').toLowerCase()
+  const wanted = foldName(value.trim().replace(/\s+/g, ' '))
   if (wanted === '') return []
   const { visibility } = caller
   const ws = visibility.principal.workspaceId
   const named = (column: string) => {
-    const name = sql`lower(${sql.ref(column)})`
+    const name = foldedSql(sql.ref(column))
     const part = `% ${wanted.replace(/[\\%_]/g, '\\$&')} %`
     return {
       whole: sql<boolean>`${name} = ${wanted}`,

@@ -14,6 +14,7 @@ import {
   ownValue,
   STATUS_VALUES,
   STOP_WORDS,
+  statusWord,
   type TaskStatus,
   TYPE_NAMES,
 } from './question-vocabulary.ts'
@@ -322,8 +323,9 @@ function bareNameAsk(words: string[], filtered: boolean): ParsedQuestion['bareNa
     if (/^(doing|working)$/.test(word)) state ??= 'working'
     else if (/^(busy|open|plate|got|has|have|workload|backlog|queue)$/.test(word)) state ??= 'open'
     else {
-      const asks = personVerbAsks(word)
-      if (asks === 'done' || asks === 'said') state ??= asks
+      const asks = personVerbAsks(word) ?? (statusWord(word) === 'done' ? 'done' : undefined)
+      // A verb of finishing or saying says more than "has" before it ("what has Ines done").
+      if (asks === 'done' || asks === 'said') state = state === 'open' || !state ? asks : state
     }
   }
   // "the work", "stuff" and "things" are too loose to say a question is about someone's tasks.

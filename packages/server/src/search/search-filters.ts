@@ -3,6 +3,7 @@ import type { Visibility } from '../access/visibility.ts'
 import type { Db } from '../db/database.ts'
 import { type HealthVerdict, okrHealth } from '../graph/okrs/okr-health.ts'
 import { latestConfidence } from '../graph/okrs/okrs.queries.ts'
+import { foldedSql, foldName } from '../lib/folded-names.ts'
 import { MY_TEAM, type TaskStatus } from './question-vocabulary.ts'
 import type { SearchKind } from './search.schemas.ts'
 import type { SearchFilterValues } from './search-filter-values.ts'
@@ -345,12 +346,13 @@ export async function resolvePersonName(
   words: readonly string[],
 ): Promise<{ id: string; name: string } | null> {
   const ws = visibility.principal.workspaceId
-  const wanted = words.join(' ').toLowerCase()
+  const wanted = foldName(words.join(' '))
+  const name = foldedSql(sql.ref('p.name'))
   const found = await sql<{ id: string; name: string; whole: boolean }>`
-    select p.id, p.name, lower(p.name) = ${wanted} as whole from people p
+    select p.id, p.name, ${name} = ${wanted} as whole from people p
     where p.workspace_id = ${ws} and ${visibility.person('p')}
-      and (lower(p.name) = ${wanted} or lower(p.name) like ${`${likePattern(wanted)} %`}
-           or lower(p.name) like ${`% ${likePattern(wanted)}`})
+      and (${name} = ${wanted} or ${name} like ${`${likePattern(wanted)} %`}
+           or ${name} like ${`% ${likePattern(wanted)}`})
     order by p.id
     limit 20`.execute(db)
   return wholeOrOnly(found.rows)
@@ -369,10 +371,12 @@ export async function resolveBareName(
   const candidates = [...new Set(words.filter((word) => /^\p{L}{3,}$/u.test(word)))]
   if (candidates.length === 0) return null
   const ws = visibility.principal.workspaceId
+  const name = foldedSql(sql.ref('p.name'))
   const found = await sql<{ id: string; name: string; word: string }>`
-    select p.id, p.name, w.word from people p
-    join unnest(${sql.val(candidates)}::text[]) w(word)
-      on lower(p.name) like w.word || ' %' or lower(p.name) like '% ' || w.word
+    select p.id, p.name, c.word from people p
+    join unnest(${sql.val(candidates.map(foldName))}::text[]) with ordinality w(folded, n)
+      on ${name} like w.folded || ' %' or ${name} like '% ' || w.folded
+    join unnest(${sql.val(candidates)}::text[]) with ordinality c(word, n) on c.n = w.n
     where p.workspace_id = ${ws} and ${visibility.person('p')}
     limit 4`.execute(db)
   // "Tara Singh" names her by both words: one person, however many words name her.

@@ -501,6 +501,14 @@ test('"my team\'s tasks" are those of the one team the asker is on, not the aske
   assert.equal(ada.interpreted.filters.team_name, 'Leadership')
 })
 
+test('names are read without accents: "what has ines done" is Inès Dubois\'s finished work', async () => {
+  const answer = await ask('ada-key', { query: 'what has ines done' })
+  assert.equal(answer.interpreted.filters.assignee_name, 'Inès Dubois')
+  assert.deepEqual(answer.interpreted.filters.status, ['done'])
+  const given = await ask('ada-key', { query: 'tasks', filters: { assignee: 'rosa jimenez' } })
+  assert.equal(given.interpreted.filters.assignee, ws.ids.rosa)
+})
+
 test('words that are names of JavaScript object members are words like any other', async () => {
   for (const query of ['constructor', 'constructor tasks', 'toString', 'status:constructor']) {
     const answer = await ask('ada-key', { query })
