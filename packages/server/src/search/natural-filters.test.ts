@@ -52,3 +52,10 @@ test('"anything blocked?" asks for what is blocked', () => {
   assert.deepEqual(filtersOf('kemi anything blocked?').status, ['blocked'])
   assert.deepEqual(filtersOf('anything the design team is blocked on?').status, ['blocked'])
 })
+
+test('what someone asked, raised, suggested or proposed is what they said', () => {
+  for (const verb of ['asked', 'raised', 'suggested', 'proposed']) {
+    const read = parseQuestion(`what has Cole ${verb} on the project`, NOW)
+    assert.deepEqual(read.person, { words: ['cole'], role: 'creator' }, verb)
+  }
+})
