@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module'
-import type Nlp from 'compromise/two'
+import { compromise } from './compromise-model.ts'
 
 /*
  * Words that only colour a sentence: adverbs of degree and attitude ("actually", "really",
@@ -7,18 +6,16 @@ import type Nlp from 'compromise/two'
  * anything") and name nothing, so the question is read without them. An adverb is what
  * compromise's lexicon calls one, or a word of six letters or more ending in "-ly" that the
  * lexicon does not know (its suffix rules derive those): "weekly" and "early", which it knows as
- * adjectives, stay words. compromise is the library that reads verbs (verb-lemma.ts), loaded on
- * first use for the same reason.
+ * adjectives, stay words. compromise is the library that reads verbs (verb-lemma.ts), loaded
+ * once for both (compromise-model.ts).
  */
 
 let lexicon: Record<string, string | string[]> | null = null
 
-// compromise's lexicon, loaded once.
+// compromise's lexicon, read once.
 function words(): Record<string, string | string[]> {
-  if (!lexicon) {
-    const nlp = createRequire(import.meta.url)('compromise/two') as typeof Nlp
-    lexicon = (nlp.model() as { one: { lexicon: Record<string, string | string[]> } }).one.lexicon
-  }
+  lexicon ??= (compromise().model() as { one: { lexicon: Record<string, string | string[]> } }).one
+    .lexicon
   return lexicon
 }
 

@@ -255,9 +255,9 @@ export async function runSearch(
   }
   const decodes = (binding: string) =>
     body.cursor === undefined || deps.cursors.decode(body.cursor, binding) !== null
-  let wide = false
-  if (!decodes(bind(applied)) && widenable && decodes(bind(widened))) wide = true
-  if (!wide && !decodes(bind(applied)) && relaxable) {
+  const strict = decodes(bind(applied))
+  let wide = !strict && widenable && decodes(bind(widened))
+  if (!strict && !wide && relaxable) {
     const relaxed = await relax()
     if (relaxed && decodes(bind(relaxation.applied, relaxed.types))) relaxedTo = relaxed
   }

@@ -373,10 +373,10 @@ export async function resolveBareName(
   const ws = visibility.principal.workspaceId
   const name = foldedSql(sql.ref('p.name'))
   const found = await sql<{ id: string; name: string; word: string }>`
-    select p.id, p.name, c.word from people p
-    join unnest(${sql.val(candidates.map(foldName))}::text[]) with ordinality w(folded, n)
+    select p.id, p.name, w.word from people p
+    join unnest(${sql.val(candidates)}::text[], ${sql.val(candidates.map(foldName))}::text[])
+        w(word, folded)
       on ${name} like w.folded || ' %' or ${name} like '% ' || w.folded
-    join unnest(${sql.val(candidates)}::text[]) with ordinality c(word, n) on c.n = w.n
     where p.workspace_id = ${ws} and ${visibility.person('p')}
     limit 4`.execute(db)
   // "Tara Singh" names her by both words: one person, however many words name her.

@@ -1,5 +1,4 @@
-import { createRequire } from 'node:module'
-import type Nlp from 'compromise/two'
+import { compromise } from './compromise-model.ts'
 
 /*
  * The base form (infinitive) of an English verb, read by compromise's own conjugation model
@@ -7,9 +6,8 @@ import type Nlp from 'compromise/two'
  * "ship", "written" → "write". A word is tried as each form of a verb and kept as one only when
  * conjugating that base gives the word back, so "priya" and "rollout" stay themselves. Words are
  * read alone rather than tagged: compromise's tagger, given one word without a sentence, takes
- * "closed" and "finishing" for adjectives. compromise is loaded on the first word asked, not
- * when the server starts: its model is large, and most processes never read a question
- * (bench/HISTORY.md has its cost).
+ * "closed" and "finishing" for adjectives. compromise is loaded on the first word asked
+ * (compromise-model.ts).
  */
 
 /** A form of a verb: its base ("close"), past ("closed", "written"), present ("closes") or "-ing". */
@@ -32,10 +30,10 @@ const CACHE_SIZE = 1000
 const cache = new Map<string, { base: string; form: VerbForm }>()
 let conjugation: { verb: VerbMethods; model: object } | null = null
 
-// compromise's conjugation methods and model, loaded once (the build without named selections).
-function compromise(): { verb: VerbMethods; model: object } {
+// compromise's conjugation methods and model, read once.
+function conjugator(): { verb: VerbMethods; model: object } {
   if (!conjugation) {
-    const nlp = createRequire(import.meta.url)('compromise/two') as typeof Nlp
+    const nlp = compromise()
     const methods = nlp.methods() as { two: { transform: { verb: VerbMethods } } }
     conjugation = { verb: methods.two.transform.verb, model: nlp.model() }
   }
@@ -48,7 +46,7 @@ export function readVerb(word: string): { base: string; form: VerbForm } {
   if (known) return known
   let read: { base: string; form: VerbForm } = { base: word, form: 'base' }
   if (/^[a-z]{2,}$/.test(word)) {
-    const { verb, model } = compromise()
+    const { verb, model } = conjugator()
     for (const [tense, form] of TENSES) {
       const base = verb.toInfinitive(word, model, tense)
       if (base && base !== word && verb.conjugate(base, model)[tense] === word) {
