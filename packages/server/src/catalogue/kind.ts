@@ -28,10 +28,12 @@ export interface KindInfo {
   /** Other words that name the kind in a question (`okrs`). */
   readonly aliases?: readonly string[]
   /**
-   * The verbs of its activity entries (`completed` is `task.completed`): `event` when webhooks
-   * also deliver it as an outbox event (docs/webhooks.md), `activity` when only the stream shows it.
+   * The verbs of its changes (`completed` is `task.completed`): `event` when the activity stream
+   * shows it and webhooks also deliver it as an outbox event (docs/webhooks.md), `activity` when
+   * only the stream shows it, `directory` when only webhooks deliver it: a change to the workspace's
+   * people and teams, which are not content the stream's visibility rule can decide.
    */
-  readonly verbs?: { readonly [verb: string]: 'event' | 'activity' }
+  readonly verbs?: { readonly [verb: string]: 'event' | 'activity' | 'directory' }
 }
 
 /**

@@ -39,6 +39,13 @@ export const KINDS = {
     noun: 'team',
     plural: 'teams',
     search: { bodyField: 'name' },
+
+    verbs: {
+      created: 'directory',
+      updated: 'directory',
+      member_added: 'directory',
+      member_removed: 'directory',
+    },
   },
   project: {
     name: 'project',
@@ -51,7 +58,7 @@ export const KINDS = {
     noun: 'project',
     plural: 'projects',
 
-    verbs: { created: 'activity' },
+    verbs: { created: 'event', updated: 'event', member_added: 'event', member_removed: 'event' },
   },
   canvas: {
     name: 'canvas',

@@ -16,7 +16,10 @@ type VerbsOf<K extends keyof Kinds, Which> = Kinds[K] extends { readonly verbs: 
 export type ActivityVerb = { [K in keyof Kinds]: VerbsOf<K, 'event' | 'activity'> }[keyof Kinds]
 
 /** One of the outbox's event types: the verbs that webhooks deliver. */
-export type EventType = { [K in keyof Kinds]: VerbsOf<K, 'event'> }[keyof Kinds]
+export type EventType = { [K in keyof Kinds]: VerbsOf<K, 'event' | 'directory'> }[keyof Kinds]
+
+/** An event of the workspace's directory (people and teams): delivered, not in the stream. */
+export type DirectoryEventType = { [K in keyof Kinds]: VerbsOf<K, 'directory'> }[keyof Kinds]
 
 // The verbs of every kind whose value is one of `which`, in the catalogue's order.
 function verbsWhere(which: readonly string[]): string[] {
@@ -36,4 +39,7 @@ export const ACTIVITY_VERBS = verbsWhere(['event', 'activity']) as readonly Acti
  * The verbs that are also events of the outbox, which webhooks deliver (docs/webhooks.md), in
  * the order the API lists them. Each is described by its kind's `webhookEvents` part.
  */
-export const EVENT_TYPES = verbsWhere(['event']) as readonly EventType[]
+export const EVENT_TYPES = verbsWhere(['event', 'directory']) as readonly EventType[]
+
+/** The events about people and teams: delivered and audited, not in the activity stream. */
+export const DIRECTORY_EVENT_TYPES = verbsWhere(['directory']) as readonly DirectoryEventType[]

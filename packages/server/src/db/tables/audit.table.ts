@@ -1,10 +1,11 @@
 import type { ColumnType } from 'kysely'
-import { ACTIVITY_VERBS } from '../../catalogue/verbs.ts'
+import { ACTIVITY_VERBS, DIRECTORY_EVENT_TYPES } from '../../catalogue/verbs.ts'
 import type { DefaultTimestamp } from './columns.ts'
 
 /** Every action the audit log records; `GET /v1/audit?action=` accepts exactly these. */
 export const AUDIT_ACTIONS = [
   ...ACTIVITY_VERBS,
+  ...DIRECTORY_EVENT_TYPES,
   'api_key.created',
   'api_key.rotated',
   'workspace_token.created',
