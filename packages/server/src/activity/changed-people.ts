@@ -4,16 +4,17 @@ import type { Db } from '../db/database.ts'
 import type { FieldChange } from '../db/tables/activity.table.ts'
 
 /**
- * A field's change as a reader is shown it: for a field naming a person (an assignee), `from`
- * and `to` are ids, and `from_name`, `to_name` their names (docs/api.md, "Field changes").
+ * A field's change as a reader is shown it: for a field naming a person (an assignee, an owner)
+ * or a project's member (a person, team or integration), `from` and `to` are ids, and
+ * `from_name`, `to_name` their names (docs/api.md, "Field changes").
  */
 export interface ShownChange extends FieldChange {
   from_name?: string | null
   to_name?: string | null
 }
 
-/** The fields of a change whose values are people's ids. */
-const PERSON_FIELDS: ReadonlySet<string> = new Set(['assignee_id'])
+/** The fields of a change whose values are ids of people (or of a project's other members). */
+const PERSON_FIELDS: ReadonlySet<string> = new Set(['assignee_id', 'owner_id', 'member'])
 
 /** Whether a changed field holds people's ids: left out of an entry's searchable text. */
 export function isPersonField(field: string): boolean {
@@ -79,15 +80,22 @@ function nameOf(id: string | null, seen: ReadonlyMap<string, string>): string | 
   return id === null ? null : (seen.get(id) ?? null)
 }
 
-// The names of the people among `ids` the principal may see.
+// The names of the people, teams and integrations among `ids` the principal may see.
 async function seenPeople(
   db: Db,
   visibility: Visibility,
   ids: readonly string[],
 ): Promise<Map<string, string>> {
+  const ws = visibility.principal.workspaceId
+  const wanted = sql`any(${sql.val(ids)}::text[])`
   const { rows } = await sql<{ id: string; name: string }>`
     select p.id, p.name from people p
-    where p.workspace_id = ${visibility.principal.workspaceId}
-      and p.id = any(${sql.val(ids)}::text[]) and ${visibility.person('p')}`.execute(db)
+    where p.workspace_id = ${ws} and p.id = ${wanted} and ${visibility.person('p')}
+    union all select t.id, t.name from teams t
+    where t.workspace_id = ${ws} and t.id = ${wanted} and ${visibility.team('t')}
+    union all select i.id, i.name from integrations i
+    where i.workspace_id = ${ws} and i.id = ${wanted} and ${visibility.integration('i')}`.execute(
+    db,
+  )
   return new Map(rows.map((row) => [row.id, row.name]))
 }

@@ -31,7 +31,8 @@ export interface DirectoryChange {
  * that visibility is made of (docs/webhooks.md, "Directory events").
  */
 export async function recordDirectoryChange(
-  context: WriteContext,
+  // No more than this: joining records its change without a caller (web/join.routes.ts).
+  context: Pick<WriteContext, 'trx' | 'actor' | 'now'>,
   change: DirectoryChange,
 ): Promise<void> {
   const { trx, actor, now } = context

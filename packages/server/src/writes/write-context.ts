@@ -56,7 +56,7 @@ export interface ChangeRecord {
   /** The activity verb; for the event types (`EVENT_TYPES`) also the outbox event's type. */
   verb: ActivityVerb
   subjectId: string
-  subjectType: 'task' | 'comment' | 'okr' | 'canvas'
+  subjectType: 'project' | 'task' | 'comment' | 'okr' | 'canvas'
   projectId: string | null
   /** A record inside the subject (the check-in of `okr.checkin`). */
   objectId?: string | null

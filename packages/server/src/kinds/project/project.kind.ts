@@ -7,7 +7,11 @@ import type { LinkEdges } from '../../graph/links/link-edges.ts'
 import { presentProject } from '../../graph/projects/projects.present.ts'
 import { listProjects } from '../../graph/projects/projects.queries.ts'
 import { projectRoutes } from '../../graph/projects/projects.routes.ts'
-import { PROJECT_STATUSES, ProjectRecord } from '../../graph/projects/projects.schemas.ts'
+import {
+  PROJECT_STATUSES,
+  ProjectMembership,
+  ProjectRecord,
+} from '../../graph/projects/projects.schemas.ts'
 import { type ListByIds, recordFromList } from '../../graph/resources/load-record.ts'
 import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { projectPage } from './project.page.ts'
@@ -75,4 +79,26 @@ export const projectKind: KindDescriptor = {
   page: projectPage,
   names: byIds,
   routes: projectRoutes,
+  webhookEvents: {
+    'project.created': {
+      title: 'ProjectCreatedEvent',
+      object: ProjectRecord,
+      about: 'A project was made; its maker owns it and belongs to it.',
+    },
+    'project.updated': {
+      title: 'ProjectUpdatedEvent',
+      object: ProjectRecord,
+      about: 'A project changed its name, description, status, visibility or owner.',
+    },
+    'project.member_added': {
+      title: 'ProjectMemberAddedEvent',
+      object: ProjectMembership,
+      about: 'A person, team or integration was added to a project.',
+    },
+    'project.member_removed': {
+      title: 'ProjectMemberRemovedEvent',
+      object: ProjectMembership,
+      about: 'A person, team or integration was removed from a project.',
+    },
+  },
 }

@@ -5,6 +5,8 @@ import type { LinkEdges } from '../../graph/links/link-edges.ts'
 import { presentTeam } from '../../graph/people/people.present.ts'
 import { listTeams, namePosition } from '../../graph/people/people.queries.ts'
 import { TeamRecord } from '../../graph/people/people.schemas.ts'
+import { teamRoutes } from '../../graph/people/teams.routes.ts'
+import { TeamMembership } from '../../graph/people/teams.schemas.ts'
 import { type ListByIds, recordFromList } from '../../graph/resources/load-record.ts'
 import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { teamPage } from './team.page.ts'
@@ -48,4 +50,19 @@ export const teamKind: KindDescriptor = {
   links: teamLinks,
   page: teamPage,
   names: byIds,
+  routes: teamRoutes,
+  webhookEvents: {
+    'team.created': { title: 'TeamCreatedEvent', object: TeamRecord, about: 'A team was made.' },
+    'team.updated': { title: 'TeamUpdatedEvent', object: TeamRecord, about: 'A team was renamed.' },
+    'team.member_added': {
+      title: 'TeamMemberAddedEvent',
+      object: TeamMembership,
+      about: 'A person was added to a team, and opens what the team opens.',
+    },
+    'team.member_removed': {
+      title: 'TeamMemberRemovedEvent',
+      object: TeamMembership,
+      about: 'A person was removed from a team.',
+    },
+  },
 }
