@@ -3,9 +3,10 @@ import type { Db } from '../../../src/db/database.ts'
 import { memberColumns } from './member-ref.ts'
 
 /*
- * Changes to who may open a project, for tests. The API has no endpoint for them (project:write
- * is reserved), so they live in the test harness and write the tables directly, keeping the
- * resource index and the ACL epoch right as a real command would. Call them inside a transaction.
+ * Changes to who may open a project, for tests that need them inside one transaction with other
+ * changes, by no one in particular: they write the tables directly, keeping the resource index
+ * and the ACL epoch right as the API's commands do (access-writes.property.test.ts tests those).
+ * Call them inside a transaction.
  */
 
 /** Makes a project visible to the whole workspace or to its members only. */
