@@ -108,8 +108,8 @@ export async function attentionTasks(
 }
 
 /**
- * The visible objectives of the focus in these sessions (those of the current periods), with
- * their latest confidence: the caller computes their health.
+ * The visible open objectives of the focus in these sessions (those of the current periods), with
+ * their latest confidence: the caller computes their health. A closed one needs no attention.
  */
 export async function currentObjectives(
   db: Db,
@@ -123,7 +123,8 @@ export async function currentObjectives(
     from objectives o
     join resource_index r on r.workspace_id = o.workspace_id and r.id = o.id
     where o.workspace_id = ${visibility.principal.workspaceId} and ${objectiveFocus(focus)}
-      and upper(o.session) = any(${sql.val([...sessions])}::text[]) and ${visibility.row('r')}
+      and upper(o.session) = any(${sql.val([...sessions])}::text[]) and o.status = 'open'
+      and ${visibility.row('r')}
     order by o.progress, o.id`.execute(db)
   return rows.rows.map((row) => ({ ...row, progress: Number(row.progress) }))
 }

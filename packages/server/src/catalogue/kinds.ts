@@ -100,7 +100,7 @@ export const KINDS = {
     plural: 'objectives',
     aliases: ['okrs', 'goals'],
 
-    verbs: { created: 'activity', checkin: 'event' },
+    verbs: { created: 'event', checkin: 'event', updated: 'event' },
   },
   key_result: {
     name: 'key_result',

@@ -17,6 +17,7 @@ test('the activity verbs are the kinds’ verbs, named <kind>.<verb>, in catalog
       'task.updated',
       'okr.created',
       'okr.checkin',
+      'okr.updated',
       'comment.created',
     ],
   )

@@ -1,4 +1,8 @@
+import type { ColumnType } from 'kysely'
 import type { DefaultTimestamp } from './columns.ts'
+
+/** Whether an objective is still pursued: `closed` once its owner, team or an admin closes it. */
+export type ObjectiveStatus = 'open' | 'closed'
 
 /** `objectives`: the O of an OKR. */
 export interface ObjectivesTable {
@@ -11,6 +15,10 @@ export interface ObjectivesTable {
   project_id: string | null
   visibility: 'workspace' | 'private'
   progress: number
+  /** `open` unless given (the column's default). */
+  status: ColumnType<ObjectiveStatus, ObjectiveStatus | undefined, ObjectiveStatus>
+  /** When it was closed; null while it is open. */
+  closed_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
   created_at: DefaultTimestamp
   updated_at: DefaultTimestamp
 }

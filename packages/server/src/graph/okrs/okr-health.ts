@@ -47,6 +47,14 @@ export function periodOf(session: string): { start: Date; end: Date } | undefine
 }
 
 /**
+ * A session as it is stored: one that names a period in the form `periodOf` reads, whatever its
+ * case and spaces, as `2026-Q4`, so that the list's `session` filter finds it; any other as given.
+ */
+export function storedSession(session: string): string {
+  return periodOf(session) ? session.trim().toUpperCase() : session
+}
+
+/**
  * The health of an objective with this progress (0 to 1) and latest check-in confidence, on
  * `today`: achieved at full progress; otherwise on track when progress is at most 0.1 behind the
  * share of the period elapsed, at risk when at most 0.25 behind, off track beyond. A confidence

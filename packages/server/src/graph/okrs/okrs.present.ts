@@ -22,6 +22,8 @@ export function presentOkr(row: OkrRow, urls: UrlBuilder, today: Date): Static<t
     team_id: row.team_visible ? row.team_id : null,
     project_id: row.project_visible ? row.project_id : null,
     visibility: row.visibility,
+    status: row.status,
+    closed_at: row.closed_at?.toISOString() ?? null,
     progress: row.progress,
     // A key result's version is for citations; the record shows its objective's.
     key_results: row.key_results.map(({ updated_at: _version, ...kr }) => ({

@@ -2,7 +2,7 @@ import { type RawBuilder, type Selectable, sql } from 'kysely'
 import type { Visibility } from '../../access/visibility.ts'
 import { indexedRefVisible, personRefVisible, teamRefVisible } from '../../access/visible-refs.ts'
 import type { Db } from '../../db/database.ts'
-import type { ObjectivesTable } from '../../db/tables/okr.table.ts'
+import type { ObjectiveStatus, ObjectivesTable } from '../../db/tables/okr.table.ts'
 import type { CursorPosition } from '../../lib/cursor.ts'
 import { visiblePage } from '../visible-page.ts'
 
@@ -34,6 +34,7 @@ export interface OkrFilters {
   session?: string | undefined
   project_id?: string | undefined
   team_id?: string | undefined
+  status?: ObjectiveStatus | undefined
 }
 
 /** Objectives the principal may open, newest first; `limit + 1` rows, key results included. */
@@ -44,9 +45,9 @@ export async function listOkrs(
   after: CursorPosition | null,
   limit: number,
 ): Promise<OkrRow[]> {
-  const { session, team_id } = filters
+  const { session, team_id, status } = filters
   const page = visiblePage(db, visibility, 'okr', filters, after, limit, (rows) =>
-    session || team_id
+    session || team_id || status
       ? rows.where(({ exists, selectFrom }) => {
           let objective = selectFrom('objectives as o')
             .select('o.id')
@@ -54,6 +55,7 @@ export async function listOkrs(
             .whereRef('o.id', '=', 'r.id')
           if (session) objective = objective.where('o.session', '=', session)
           if (team_id) objective = objective.where('o.team_id', '=', team_id)
+          if (status) objective = objective.where('o.status', '=', status)
           return exists(objective)
         })
       : rows,

@@ -1,6 +1,9 @@
 import Type from 'typebox'
-import { Nullable, PagingQuery, RecordBase } from '../../api/schemas.ts'
+import { Nullable, PagingQuery, RecordBase, Timestamp } from '../../api/schemas.ts'
 import { HEALTH_VERDICTS } from './okr-health.ts'
+
+/** Every status an objective can have. */
+export const OBJECTIVE_STATUSES = ['open', 'closed'] as const
 
 /** An objective's health (docs/api.md, "OKR health"), in its record and in search hits. */
 export const OkrHealthSchema = Type.Object(
@@ -44,6 +47,10 @@ export const OkrRecord = Type.Object(
     team_id: Nullable(Type.String()),
     project_id: Nullable(Type.String()),
     visibility: Type.Enum(['workspace', 'private']),
+    status: Type.Enum([...OBJECTIVE_STATUSES], {
+      description: '`closed` once its owner, its team or an admin has closed it.',
+    }),
+    closed_at: Nullable(Timestamp),
     progress: Type.Number({
       minimum: 0,
       maximum: 1,
@@ -74,6 +81,9 @@ export const ListOkrsQuery = Type.Object(
     ),
     project_id: Type.Optional(Type.String({ description: 'Only objectives of this project.' })),
     team_id: Type.Optional(Type.String({ description: 'Only objectives owned by this team.' })),
+    status: Type.Optional(
+      Type.Enum([...OBJECTIVE_STATUSES], { description: 'Only open, or only closed, objectives.' }),
+    ),
   },
   { additionalProperties: false },
 )

@@ -78,7 +78,9 @@ const okrList: ListSource = {
   ],
   async load(session, filters, after, limit) {
     const { db, urls, clock } = session.deps
-    const rows = await listOkrs(db, session.caller.visibility, filters, after, limit)
+    // A task's statuses are not an objective's: `status` is not among this source's filters.
+    const { status: _, ...okrFilters } = filters
+    const rows = await listOkrs(db, session.caller.visibility, okrFilters, after, limit)
     return rows.map((row) => {
       const okr = presentOkr(row, urls, clock.now())
       return {
@@ -113,6 +115,17 @@ export const okrKind: KindDescriptor = {
   routes: okrRoutes,
   reasons: okrReasons,
   webhookEvents: {
+    'okr.created': {
+      title: 'OkrCreatedEvent',
+      object: OkrRecord,
+      about: 'An objective was created, with the key results created with it.',
+    },
+    'okr.updated': {
+      title: 'OkrUpdatedEvent',
+      object: OkrRecord,
+      about:
+        'An objective was changed, closed or reopened, or one of its key results was added or changed; `previous_attributes` holds the earlier values of its changed fields (`key_results` and `progress` for a key result).',
+    },
     'okr.checkin': {
       title: 'OkrCheckinEvent',
       object: CheckinCreated,
