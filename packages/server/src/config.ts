@@ -48,6 +48,10 @@ export interface Config {
   readonly dbPoolWaitMs: number
   /** Whether the embedded database's commits wait for the disk. */
   readonly embeddedFsync: boolean
+  /** The SMTP server invitations are sent through (`smtp://` or `smtps://`); unset, none are. */
+  readonly smtpUrl: string | undefined
+  /** The From address of the service's email. */
+  readonly mailFrom: string
 }
 
 /** One documented setting: its environment variable, CLI flag and default. */
@@ -240,6 +244,17 @@ export const SETTINGS: readonly SettingSpec[] = [
     description:
       'The longest a request waits for a database connection from the pool (the embedded database has one, so a burst of writes queues there); then 503 with `Retry-After`.',
   },
+  {
+    env: 'WORKGRAPH_SMTP_URL',
+    default: '(unset: no email is sent)',
+    description:
+      'The SMTP server invitations are sent through: `smtp://user:password@host:587` (STARTTLS when the server offers it) or `smtps://…:465`. Unset, an invitation answers its link for you to pass on.',
+  },
+  {
+    env: 'WORKGRAPH_MAIL_FROM',
+    default: 'Workgraph <workgraph@HOST>',
+    description: 'The From address of invitation emails.',
+  },
 ]
 
 /** Values given on the command line; they win over the environment. */
@@ -332,6 +347,9 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       3_600_000,
     ),
     embeddedFsync: boolean('EMBEDDED_FSYNC', env.EMBEDDED_FSYNC ?? 'true'),
+    smtpUrl: smtpUrl(nonEmpty(env.WORKGRAPH_SMTP_URL)),
+    mailFrom:
+      nonEmpty(env.WORKGRAPH_MAIL_FROM) ?? `Workgraph <workgraph@${new URL(publicUrl).hostname}>`,
     ...httpLimits(env),
     ...databaseWaits(env),
   })
@@ -432,6 +450,20 @@ function url(name: string, value: string): string {
   } catch {
     throw new ConfigError(`${name} must be an http(s) URL; got "${value}".`)
   }
+}
+
+function smtpUrl(value: string | undefined): string | undefined {
+  if (value === undefined) return undefined
+  let scheme: string
+  try {
+    scheme = new URL(value).protocol
+  } catch {
+    scheme = ''
+  }
+  // Never echo the value: it may hold the SMTP password.
+  if (scheme !== 'smtp:' && scheme !== 'smtps:')
+    throw new ConfigError('WORKGRAPH_SMTP_URL must be an smtp:// or smtps:// URL.')
+  return value
 }
 
 function boolean(name: string, value: string): boolean {

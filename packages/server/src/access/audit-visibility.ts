@@ -18,7 +18,8 @@ const CREDENTIAL_KINDS = new Set(['apiKey', 'workspaceToken', 'oauthGrant'])
  * The ids among `ids` that the reader may see in the audit log: content and people through the
  * visibility module (and only of kinds the token may read); webhook endpoints only for their
  * owner, as everywhere else; credentials (API keys, workspace tokens, app grants) for those who
- * administer the workspace, who review them, and for their owner.
+ * administer the workspace, who review them, and for their owner; invitations for those who
+ * administer.
  */
 export async function openInAudit(
   db: Db,
@@ -29,6 +30,7 @@ export async function openInAudit(
   const content: string[] = []
   const endpoints: string[] = []
   const credentials: string[] = []
+  const invitations: string[] = []
   for (const id of new Set(ids)) {
     const kind = id === null ? null : idKind(id)
     if (id === null || kind === null) continue
@@ -36,6 +38,7 @@ export async function openInAudit(
     if (scope !== undefined && credential.scopes.has(scope)) content.push(id)
     else if (kind === 'webhook') endpoints.push(id)
     else if (CREDENTIAL_KINDS.has(kind)) credentials.push(id)
+    else if (kind === 'invitation') invitations.push(id)
   }
   const open = await visibleAmong(db, caller.visibility, content)
   if (endpoints.length > 0) {
@@ -48,6 +51,8 @@ export async function openInAudit(
       .execute()
     for (const row of owned) open.add(row.id)
   }
+  // Invitations are administering: those who invite see them, as the invitations list does.
+  if (canAdminister(principal)) for (const id of invitations) open.add(id)
   if (canAdminister(principal)) for (const id of credentials) open.add(id)
   else if (credentials.length > 0) {
     const own = await db
@@ -73,6 +78,9 @@ export function namesAuditedResource(value: unknown): value is string {
   const kind = idKind(value)
   return (
     kind !== null &&
-    (kindOfId(value) !== undefined || kind === 'webhook' || CREDENTIAL_KINDS.has(kind))
+    (kindOfId(value) !== undefined ||
+      kind === 'webhook' ||
+      kind === 'invitation' ||
+      CREDENTIAL_KINDS.has(kind))
   )
 }

@@ -36,13 +36,15 @@ export async function authenticateOAuthToken(
       'p.id as person_id',
       'p.workspace_id',
       'p.role',
+      'p.deactivated_at',
       'w.acl_epoch',
     ])
     .where('t.model', '=', 'AccessToken')
     .where('t.id_hash', '=', hashSecret(token))
     .modifyEnd(PREPARED)
     .executeTakeFirst()
-  if (!row?.grant_id || !row.client_id) return 'invalid'
+  // A deactivated person's grants are revoked with them; their tokens are refused here even so.
+  if (!row?.grant_id || !row.client_id || row.deactivated_at !== null) return 'invalid'
   const audience = row.payload.aud
   const audiences = Array.isArray(audience) ? audience : [audience]
   if (!audiences.includes(resource)) return 'invalid'

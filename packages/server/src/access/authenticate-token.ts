@@ -48,8 +48,9 @@ export function lastUseIsStale(lastUsedAt: Date | null, now: Date): boolean {
 }
 
 /**
- * Resolves an API key or workspace token to its actor. Malformed, unknown and revoked tokens, and
- * keys that something they were made with has ended, are all 'invalid'; a rotated key past its overlap is 'expired'.
+ * Resolves an API key or workspace token to its actor. Malformed, unknown and revoked tokens, keys
+ * of a deactivated person, and keys that something they were made with has ended, are all
+ * 'invalid'; a rotated key past its overlap is 'expired'.
  */
 export async function authenticateToken(
   db: Db,
@@ -83,6 +84,7 @@ export async function authenticateToken(
       't.valid_until',
       'w.acl_epoch',
       'p.role',
+      'p.deactivated_at',
     ])
     .where('t.secret_hash', '=', hashSecret(token))
     .modifyEnd(PREPARED)
@@ -91,7 +93,8 @@ export async function authenticateToken(
   // A key ends with every credential it was made with, however that one ended.
   if (!(await makersLiveNow(db, row.workspace_id, row.made_with, now))) return 'invalid'
   if (row.expires_at !== null && row.expires_at <= now) return 'expired'
-  if (row.kind === 'api_key' && row.role === null) return 'invalid'
+  // Deactivation revokes a person's keys; this refuses them even so, wherever else they come from.
+  if (row.kind === 'api_key' && (row.role === null || row.deactivated_at !== null)) return 'invalid'
   if (lastUseIsStale(row.last_used_at, now)) {
     await db
       .updateTable('tokens')

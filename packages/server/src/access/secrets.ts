@@ -12,6 +12,7 @@ export const SECRET_PREFIX = {
   oauthClient: 'wg_cs_',
   oauthAccessToken: 'wg_at_',
   oauthRefreshToken: 'wg_rt_',
+  invitation: 'wg_inv_',
 } as const
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'

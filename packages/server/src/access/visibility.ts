@@ -2,6 +2,7 @@ import { type Expression, type RawBuilder, type SqlBool, sql } from 'kysely'
 import { kindOfId } from '../catalogue/catalogue.ts'
 import type { Db } from '../db/database.ts'
 import { idKind } from '../lib/ids.ts'
+import { canAdminister } from './administration.ts'
 import type { Principal } from './principal.ts'
 
 /*
@@ -235,6 +236,18 @@ export async function visibleAmong(
     )
   }
   for (const id of byKind.get('workspace') ?? []) if (id === ws) visible.add(id)
+  // An invitation is the subject of `person.invited`: the invitee is nobody's to see yet, and
+  // inviting is administering, so only owners and admins hear of it (docs/webhooks.md).
+  const invitations = byKind.get('invitation')
+  if (invitations && canAdminister(visibility.principal))
+    add(
+      await db
+        .selectFrom('invitations')
+        .select('id')
+        .where('workspace_id', '=', ws)
+        .where('id', 'in', invitations)
+        .execute(),
+    )
   const inside = [...(byKind.get('key_result') ?? []), ...(byKind.get('checkin') ?? [])]
   if (inside.length > 0) {
     const rows = await db

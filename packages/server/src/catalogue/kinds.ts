@@ -29,6 +29,8 @@ export const KINDS = {
     noun: 'person',
     plural: 'people',
     search: { bodyField: 'role' },
+
+    verbs: { invited: 'directory', joined: 'directory', updated: 'directory' },
   },
   team: {
     name: 'team',
@@ -164,4 +166,5 @@ export const OTHER_ID_PREFIXES = {
   oauthGrant: 'grt',
   audit: 'aud',
   request: 'req',
+  invitation: 'inv',
 } as const

@@ -3,6 +3,7 @@ import type { ActivityTable, ChangePositionsTable } from './tables/activity.tabl
 import type { AuditLogTable } from './tables/audit.table.ts'
 import type { CanvasesTable, CanvasLinksTable, CanvasSharesTable } from './tables/canvas.table.ts'
 import type { CommentsTable } from './tables/comment.table.ts'
+import type { InvitationsTable } from './tables/invitation.table.ts'
 import type { CheckinsTable, KeyResultsTable, ObjectivesTable } from './tables/okr.table.ts'
 import type { ProjectMembersTable, ProjectsTable } from './tables/project.table.ts'
 import type { ResourceIndexTable, TitleWordsTable } from './tables/resource-index.table.ts'
@@ -31,6 +32,7 @@ import type {
 export interface Database {
   workspaces: WorkspacesTable
   people: PeopleTable
+  invitations: InvitationsTable
   teams: TeamsTable
   team_members: TeamMembersTable
   integrations: IntegrationsTable

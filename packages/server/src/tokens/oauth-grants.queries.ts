@@ -90,3 +90,43 @@ export async function listOAuthGrants(
       .sort(),
   }))
 }
+
+/**
+ * Every live grant a person holds, whatever credential asks: what deactivating the person ends
+ * (graph/people/person-credentials.ts), which answers to `people:write`, not to coverage.
+ */
+export async function grantsOfPerson(
+  db: Db,
+  workspaceId: string,
+  personId: string,
+): Promise<OAuthGrantRow[]> {
+  const rows = await db
+    .selectFrom('oauth_artifacts as g')
+    .innerJoin('people as p', 'p.id', 'g.account_id')
+    .innerJoin('oauth_clients as c', 'c.id', 'g.client_id')
+    .select([
+      'g.grant_id as id',
+      'g.client_id',
+      'c.name as client_name',
+      'p.id as person_id',
+      sql<Record<string, string>>`coalesce(g.payload->'resources', '{}'::jsonb)`.as('resources'),
+      sql<Date>`to_timestamp((g.payload->>'iat')::double precision)`.as('created_at'),
+      'g.last_used_at',
+      'g.expires_at',
+      'g.project_ids',
+    ])
+    .where('g.model', '=', 'Grant')
+    .where('p.workspace_id', '=', workspaceId)
+    .where('p.id', '=', personId)
+    .orderBy('g.grant_id')
+    .execute()
+  return rows.map(({ resources, ...row }) => ({
+    ...row,
+    id: row.id as string,
+    client_id: row.client_id as string,
+    expires_at: row.expires_at as Date,
+    scopes: Object.values(resources)
+      .flatMap((scope) => scope.split(' '))
+      .sort(),
+  }))
+}

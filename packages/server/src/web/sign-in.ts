@@ -47,6 +47,8 @@ export async function matchSignIn(
     ])
     .where(sql`lower(p.email)`, '=', emailKey(email))
     .where('p.password_hash', '=', hash)
+    // A deactivated person keeps the email's password for the workspaces they are still in.
+    .where('p.deactivated_at', 'is', null)
     .orderBy('w.name')
     .orderBy('w.id')
     .limit(MOST_WORKSPACES)

@@ -54,8 +54,8 @@ export async function startSession(
 
 /**
  * The live session a cookie's value names, or null: malformed, unknown, ended, past either
- * lifetime, or of a person who no longer exists. Read on every request, so signing out or
- * removing a person takes effect at once on every instance.
+ * lifetime, or of a person who no longer exists or was deactivated. Read on every request, so
+ * signing out or removing a person takes effect at once on every instance.
  */
 export async function findSession(db: Db, value: string, now: Date): Promise<WebSession | null> {
   if (!SESSION_VALUE.test(value)) return null
@@ -73,13 +73,16 @@ export async function findSession(db: Db, value: string, now: Date): Promise<Web
       's.expires_at',
       's.ended_at',
       'p.role',
+      'p.deactivated_at',
       'p.name as person_name',
       'w.name as workspace_name',
       'w.acl_epoch',
     ])
     .where('s.id_hash', '=', idHash)
     .executeTakeFirst()
-  if (!row || row.ended_at !== null || row.expires_at <= now) return null
+  // Deactivation ends a person's sessions; a deactivated person's session is refused even so.
+  if (!row || row.ended_at !== null || row.expires_at <= now || row.deactivated_at !== null)
+    return null
   if (row.last_seen_at.getTime() + IDLE_LIFETIME_MS <= now.getTime()) return null
   if (now.getTime() - row.last_seen_at.getTime() > SEEN_GRANULARITY_MS) {
     await db

@@ -191,7 +191,8 @@ async function claimRows(
     )
     select c.id as delivery_id, c.event_id, c.attempt_count, c.run_attempts, e.*,
       v.type, v.subject_id, v.subject_type, v.data, v.created_at as event_at,
-      w.acl_epoch, p.role as owner_role, i.id as owner_integration
+      w.acl_epoch, case when p.deactivated_at is null then p.role end as owner_role,
+      i.id as owner_integration
     from claimed c
     join webhook_endpoints e on e.workspace_id = c.workspace_id and e.id = c.endpoint_id
     join events v on v.workspace_id = c.workspace_id and v.id = c.event_id

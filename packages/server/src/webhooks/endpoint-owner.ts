@@ -43,12 +43,16 @@ export async function ownerAccess(
     .leftJoin('integrations as i', (join) =>
       join.onRef('i.workspace_id', '=', 'w.id').on('i.id', '=', endpoint.owner_id),
     )
-    .select(['w.acl_epoch', 'p.role', 'i.id as integration_id'])
+    .select(['w.acl_epoch', 'p.role', 'p.deactivated_at', 'i.id as integration_id'])
     .where('w.id', '=', endpoint.workspace_id)
     .executeTakeFirstOrThrow()
   return ownerAccessFrom(deps, db, endpoint, {
     aclEpoch: String(facts.acl_epoch),
-    ownerRole: facts.role ?? (facts.integration_id ? 'integration' : null),
+    // A deactivated owner has left: as for one who is gone, their endpoints hear nothing.
+    ownerRole:
+      facts.deactivated_at === null
+        ? (facts.role ?? (facts.integration_id ? 'integration' : null))
+        : null,
   })
 }
 

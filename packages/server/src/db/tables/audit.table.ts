@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = [
   'webhook.delivery_replayed',
   'webhook.recovered',
   'webhook.test_sent',
+  'invitation.revoked',
 ] as const
 
 /** The interfaces a change can come through. */

@@ -1,3 +1,4 @@
+import type { ColumnType } from 'kysely'
 import type { Computed, DefaultTimestamp, Generated } from './columns.ts'
 
 /** `workspaces`: the top-level container. */
@@ -21,6 +22,8 @@ export interface PeopleTable {
   password_hash: string | null
   created_at: DefaultTimestamp
   updated_at: DefaultTimestamp
+  /** When the person left the workspace: no sign-in, no working credential; null while active. */
+  deactivated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
   /** Its searchable text: the name (as a title) and the role. */
   tsv: Computed<string>
 }

@@ -21,6 +21,7 @@ export function presentPerson(
     name: row.name,
     email: callerIsMember ? row.email : null,
     role: row.role,
+    deactivated: row.deactivated_at !== null,
     teams: row.team_ids,
   }
 }

@@ -41,6 +41,7 @@ export async function listPeople(
       'p.role',
       'p.created_at',
       'p.updated_at',
+      'p.deactivated_at',
     ])
     .select(
       sql<string[]>`array(

@@ -11,6 +11,10 @@ export const PersonRecord = Type.Object(
       Type.String({ description: 'Shown to members only; null for guests and integrations.' }),
     ),
     role: Type.Enum(['owner', 'admin', 'member', 'guest']),
+    deactivated: Type.Boolean({
+      description:
+        'The person left the workspace (`POST /v1/people/{id}/deactivate`): they cannot sign in and hold no working credential; what they wrote stays theirs.',
+    }),
     teams: Type.Array(Type.String(), {
       description: 'Teams of the person that the caller can see.',
     }),

@@ -1,11 +1,15 @@
 import { sql } from 'kysely'
 import type { KindDescriptor } from '../../catalogue/kind.ts'
 import { KINDS } from '../../catalogue/kinds.ts'
+import type { KindRoutes } from '../../graph/kind-routes.ts'
 import type { LinkEdges } from '../../graph/links/link-edges.ts'
+import { invitationRoutes } from '../../graph/people/invitations.routes.ts'
+import { InvitationRecord } from '../../graph/people/invitations.schemas.ts'
 import { presentPerson } from '../../graph/people/people.present.ts'
 import { listPeople, namePosition } from '../../graph/people/people.queries.ts'
 import { peopleRoutes } from '../../graph/people/people.routes.ts'
 import { PersonRecord } from '../../graph/people/people.schemas.ts'
+import { peopleAdminRoutes } from '../../graph/people/people-admin.routes.ts'
 import { type ListByIds, recordFromList } from '../../graph/resources/load-record.ts'
 import { itemUrl, type ListSource } from '../../mcp/tools/list-source.ts'
 import { personPage } from './person.page.ts'
@@ -43,6 +47,13 @@ const personList: ListSource = {
   },
 }
 
+/** The directory's routes, then the writes that shape it: invitations, roles, deactivation. */
+const personRoutes: KindRoutes = (deps) => async (app) => {
+  await app.register(peopleRoutes(deps))
+  await app.register(invitationRoutes(deps))
+  await app.register(peopleAdminRoutes(deps))
+}
+
 /** The person kind: its catalogue data and the parts its consumers read. */
 export const personKind: KindDescriptor = {
   ...KINDS.person,
@@ -52,5 +63,25 @@ export const personKind: KindDescriptor = {
   links: personLinks,
   page: personPage,
   names: byIds,
-  routes: peopleRoutes,
+  routes: personRoutes,
+  webhookEvents: {
+    'person.invited': {
+      title: 'PersonInvitedEvent',
+      object: InvitationRecord,
+      about:
+        'An owner or admin invited someone (docs/api.md, "People"). Heard only by endpoints of owners and admins; the link is never in it.',
+    },
+    'person.joined': {
+      title: 'PersonJoinedEvent',
+      object: PersonRecord,
+      about:
+        "Someone accepted an invitation and is now a person of the workspace. `email` is null: an endpoint's owner may be a guest.",
+    },
+    'person.updated': {
+      title: 'PersonUpdatedEvent',
+      object: PersonRecord,
+      about:
+        "A person's role changed, or they were deactivated or reactivated (`previous_attributes` has `role` or `deactivated`). `email` is null.",
+    },
+  },
 }

@@ -128,6 +128,8 @@ export function interactionContext(input: InteractionDeps): InteractionContext {
       .innerJoin('workspaces as w', 'w.id', 'p.workspace_id')
       .select(['p.id', 'p.name', 'p.email', 'p.workspace_id', 'p.role', 'w.name as workspace_name'])
       .where('p.id', '=', personId)
+      // A provider session of a person deactivated since authorizes nothing.
+      .where('p.deactivated_at', 'is', null)
       .executeTakeFirst()
     const { workspaceId } = step.client
     return person && (workspaceId === null || workspaceId === person.workspace_id)
