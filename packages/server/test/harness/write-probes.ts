@@ -13,7 +13,15 @@ import { client } from './test-app.ts'
  */
 
 /** The kinds of thing a write names. */
-export type SlotKind = 'project' | 'task' | 'canvas' | 'person' | 'key_result' | 'comment' | 'okr'
+export type SlotKind =
+  | 'project'
+  | 'task'
+  | 'canvas'
+  | 'person'
+  | 'team'
+  | 'key_result'
+  | 'comment'
+  | 'okr'
 
 /** A thing a write names: a bundle key, an id that names nothing, or the thing under test. */
 export type Ref = { key: string } | { unknown: SlotKind } | { target: true }
@@ -43,6 +51,7 @@ const PREFIX_OF: Record<SlotKind, string> = {
   task: ID_PREFIX.task,
   canvas: ID_PREFIX.canvas,
   person: ID_PREFIX.person,
+  team: ID_PREFIX.team,
   key_result: ID_PREFIX.key_result,
   comment: ID_PREFIX.comment,
   okr: ID_PREFIX.okr,
@@ -134,6 +143,7 @@ export function sidesOf(world: World, bundle: Bundle, who: string): Sides {
     task: [...world.tasks.keys()],
     canvas: [...world.canvases.keys()],
     person: [...world.roles.keys()],
+    team: [...world.teams.keys()],
     key_result: (bundle.okrs ?? []).flatMap((o) => o.key_results.map((kr) => kr.key)),
     comment: [...world.comments.keys()],
     okr: [...world.okrs.keys()],
@@ -295,6 +305,54 @@ export const TEMPLATES: readonly Template[] = [
     }),
   },
   {
+    name: 'create an objective',
+    slots: ['person', 'team', 'project'],
+    build: ([owner, team, project], variant) => ({
+      ...rest('POST', '/v1/okrs'),
+      args: {
+        title: 'Probe objective',
+        session: '2026-Q4',
+        ...(owner && variant % 2 === 0 ? { owner_id: owner } : {}),
+        ...(team && variant % 3 === 0 ? { team_id: team } : {}),
+        ...(project && variant % 5 !== 0 ? { project_id: project } : {}),
+        visibility: variant % 7 === 0 ? 'private' : 'workspace',
+      },
+    }),
+  },
+  {
+    name: 'change an objective',
+    slots: ['okr', 'person', 'team', 'project'],
+    build: ([okr, owner, team, project], variant) => ({
+      ...rest('PATCH', '/v1/okrs/', okr as Ref),
+      args: [
+        { title: 'Retitled by a probe' },
+        { status: 'closed' },
+        owner ? { owner_id: owner } : { session: '2027-Q1' },
+        { team_id: team },
+        { project_id: project },
+        { visibility: 'private' },
+      ][variant % 6] as Record<string, Arg>,
+    }),
+  },
+  {
+    name: 'add a key result',
+    slots: ['okr'],
+    build: ([okr], variant) => ({
+      ...rest('POST', '/v1/okrs/', okr as Ref, '/key-results'),
+      args: { title: 'Probe measure', start: 0, target: 1 + (variant % 5) },
+    }),
+  },
+  {
+    name: 'change a key result',
+    slots: ['key_result'],
+    build: ([kr], variant) => ({
+      ...rest('PATCH', '/v1/key-results/', kr as Ref),
+      args: [{ target: 77 }, { title: 'Remeasured by a probe' }, { start: 5, unit: '%' }][
+        variant % 3
+      ] as Record<string, Arg>,
+    }),
+  },
+  {
     name: 'fence a key',
     slots: ['project'],
     build: ([project]) => ({
@@ -365,8 +423,9 @@ export function targetedProbes(kind: SlotKind, open: Sides['open']): WriteProbe[
 
 /**
  * Writes on open things whose own neighbours are hidden from `who`, where a rule could read the
- * hidden neighbour: reassigning an open task of a hidden project to each open person, and
- * planning a task on an open canvas of a hidden project. Each as a dry run, over REST and MCP.
+ * hidden neighbour: reassigning an open task of a hidden project to each open person, changing
+ * an open objective of a hidden project, and planning a task on an open canvas of a hidden
+ * project. Each as a dry run, over REST (and MCP where a tool makes it).
  */
 export function hiddenContextProbes(world: World, who: string, open: Sides['open']): WriteProbe[] {
   const hiddenProject = (project: string | null) => project !== null && !world.canOpen(who, project)
@@ -387,6 +446,20 @@ export function hiddenContextProbes(world: World, who: string, open: Sides['open
         },
         'update_task',
       )
+  }
+  // An objective of a hidden project: the caller's record shows none, so null keeps it.
+  for (const okr of open.okr) {
+    if (!hiddenProject(world.okrs.get(okr)?.project ?? null)) continue
+    const changes: Record<string, Arg>[] = [{ project_id: null }, { title: 'Retitled by a probe' }]
+    for (const args of changes)
+      probes.push({
+        label: `change ${okr}, of a hidden project: ${JSON.stringify(args)}`,
+        transport: 'rest',
+        dryRun: true,
+        method: 'PATCH',
+        path: ['/v1/okrs/', { key: okr }],
+        args,
+      })
   }
   for (const canvas of open.canvas) {
     if (!hiddenProject(world.canvases.get(canvas)?.project ?? null)) continue

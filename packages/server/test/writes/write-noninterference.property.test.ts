@@ -32,8 +32,8 @@ import {
 //  - two worlds that differ only in what the caller cannot open (hidden projects renamed, given
 //    other members and the other visibility; hidden teams given other members; hidden tasks,
 //    canvases, objectives, comments and people reworded) answer every write alike;
-//  - a write naming a hidden project, task, canvas, person, key result, comment or objective
-//    answers exactly as one naming an id that does not exist, and writes nothing.
+//  - a write naming a hidden project, task, canvas, person, team, key result, comment or
+//    objective answers exactly as one naming an id that does not exist, and writes nothing.
 
 const log = new StatementLog()
 let t: TestApp
@@ -46,7 +46,7 @@ const NOW = new Date('2026-11-22T08:00:00.000Z')
 
 // Every person and integration gets a key that reads and writes all its owner may, and makes keys.
 function withWriters(bundle: Bundle): Bundle {
-  const scopes = [...ALL_READ_SCOPES, ...ALL_WRITE_SCOPES, 'token:manage']
+  const scopes = [...ALL_READ_SCOPES, ...ALL_WRITE_SCOPES, 'okr:write', 'token:manage']
   return {
     ...bundle,
     api_keys: bundle.people.map((p) => ({ key: `${p.key}-writer`, person: p.key, scopes })),
@@ -159,6 +159,7 @@ const KINDS: readonly SlotKind[] = [
   'task',
   'canvas',
   'person',
+  'team',
   'key_result',
   'comment',
   'okr',
@@ -169,7 +170,13 @@ const NOBODY = 'Nobody By This Name'
 // The names of a world's things of a kind that may be given by name, by key; null for the rest.
 function nameOf(bundle: Bundle, kind: SlotKind): ((key: string) => string) | null {
   const things =
-    kind === 'person' ? bundle.people : kind === 'project' ? (bundle.projects ?? []) : null
+    kind === 'person'
+      ? bundle.people
+      : kind === 'project'
+        ? (bundle.projects ?? [])
+        : kind === 'team'
+          ? (bundle.teams ?? [])
+          : null
   if (!things) return null
   const byKey = new Map(things.map((thing) => [thing.key, thing.name]))
   return (key) => byKey.get(key) as string
@@ -216,8 +223,8 @@ test('a write naming a hidden thing answers as one naming nothing, and writes no
               `${who}, ${target}: ${probe.label}: statements`,
             )
           }
-          // By name (docs/api.md, "Names for ids"): a hidden person's or project's name answers
-          // as a name nobody has. World names never contain one another's whole words.
+          // By name (docs/api.md, "Names for ids"): a hidden person's, team's or project's name
+          // answers as a name nobody has. World names never contain one another's whole words.
           const named = nameOf(bundle, kind)
           if (!named) continue
           const nobody = await measured(token, probe, result.ids, NOBODY)
