@@ -51,6 +51,8 @@ export type Comment = Schemas['Comment']
 export type Okr = Schemas['Okr']
 /** A check-in, with its key result and the objective's progress as they now stand. */
 export type CheckinCreated = Schemas['CheckinCreated']
+/** A key result as a write leaves it, with its objective's progress. */
+export type KeyResultWritten = Schemas['KeyResultWritten']
 /** A person of the directory. */
 export type Person = Schemas['Person']
 /** A team of the directory. */
@@ -119,6 +121,8 @@ export type WorkgraphEvent =
   | Schemas['TaskCompletedEvent']
   | Schemas['CommentCreatedEvent']
   | Schemas['CanvasUpdatedEvent']
+  | Schemas['OkrCreatedEvent']
+  | Schemas['OkrUpdatedEvent']
   | Schemas['OkrCheckinEvent']
   | Schemas['WebhookTestEvent']
 

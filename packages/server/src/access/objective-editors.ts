@@ -2,10 +2,11 @@ import { canAdminister } from './administration.ts'
 import type { Principal } from './principal.ts'
 
 /*
- * Who may edit an objective and its key results (docs/permissions.md, "Who may change what"):
- * someone who can open it (checked first, through the visibility module, so an objective one may
- * not open stays the one 404) and who owns it, is in its owning team, or administers the
- * workspace. Administering opens nothing: it only lets an owner or admin edit what they can open.
+ * Who may edit an objective and its key results (docs/permissions.md, "Who may change an
+ * objective"): someone who can open it (checked first, through the visibility module, so an
+ * objective one may not open stays the one 404) and who owns it, is in its owning team, or
+ * administers the workspace. Administering opens nothing: it only lets an owner or admin edit
+ * what they can open.
  */
 
 /** The fields of an objective that decide who may edit it. */

@@ -36,7 +36,10 @@ before(async () => {
   const bundle = webhookBundle()
   for (const person of bundle.people) person.password = PASSWORD
   bundle.api_keys = [
-    ...(bundle.api_keys ?? []),
+    // Olive also shapes objectives.
+    ...(bundle.api_keys ?? []).map((key) =>
+      key.key === 'olive-key' ? { ...key, scopes: [...key.scopes, 'okr:write'] } : key,
+    ),
     { key: 'workspace-only', person: 'olive', scopes: ['workspace:read'] },
     { key: 'spare-key', person: 'olive', scopes: ALL_READ_SCOPES },
   ]
@@ -244,6 +247,40 @@ async function crawlWrites(): Promise<void> {
     outOfSchema: true,
   })
   await refusals('createCheckin', 'POST', '/v1/okr/checkins', { key_result_id: id('kr1') })
+
+  const okr = await write(
+    'createOkr',
+    'POST',
+    '/v1/okrs',
+    {
+      body: {
+        title: 'Crawled objective',
+        session: '2026-Q4',
+        project_id: id('open'),
+        key_results: [{ title: 'Crawled measure', target: 10, unit: '%' }],
+      },
+    },
+    201,
+  )
+  await call('createOkr', 'POST', '/v1/okrs', {
+    body: { title: 'Huge', session: '2026-Q4', key_results: [{ title: 'x', target: 1e16 }] },
+    outOfSchema: true,
+  })
+  await refusals('createOkr', 'POST', '/v1/okrs', { title: '', session: '2026-Q4' })
+  await write('updateOkr', 'PATCH', `/v1/okrs/${okr.id}`, { body: { status: 'closed' } }, 200)
+  await refusals('updateOkr', 'PATCH', `/v1/okrs/${okr.id}`, { status: 'done' })
+  const keyResult = await write(
+    'createKeyResult',
+    'POST',
+    `/v1/okrs/${okr.id}/key-results`,
+    { body: { title: 'Second measure', start: 10, target: 0 } },
+    201,
+  )
+  await refusals('createKeyResult', 'POST', `/v1/okrs/${okr.id}/key-results`, { target: 'ten' })
+  await write('updateKeyResult', 'PATCH', `/v1/key-results/${keyResult.id}`, {
+    body: { target: 5 },
+  })
+  await refusals('updateKeyResult', 'PATCH', `/v1/key-results/${keyResult.id}`, {})
 
   const comment = { resource_id: id('t-open'), body: 'Crawled comment' }
   await write('createComment', 'POST', '/v1/comments', { body: comment }, 201)

@@ -34,20 +34,26 @@ const Visibility = (options: { default?: string } = {}) =>
 
 const Unit = Type.String({ maxLength: 50, description: 'Such as `%` or `users`.' })
 
-/** A key result to create: its title, numbers and unit; it starts at `start`. */
-export const CreateKeyResultBody = Type.Object(
-  {
-    title: Title,
-    start: Type.Optional(Measure('Where progress is measured from (default 0).')),
-    target: Measure('Where progress is complete; not `start`.'),
-    unit: Type.Optional(Unit),
-  },
-  {
-    title: 'CreateKeyResultRequest',
-    examples: [{ title: 'Weekly active teams', start: 40, target: 100, unit: 'teams' }],
-    additionalProperties: false,
-  },
-)
+// A key result to create: its title, numbers and unit; it starts at `start`.
+const NewKeyResultFields = {
+  title: Title,
+  start: Type.Optional(Measure('Where progress is measured from (default 0).')),
+  target: Measure('Where progress is complete; not `start`.'),
+  unit: Type.Optional(Unit),
+}
+
+/** The body of `POST /v1/okrs/:id/key-results`: a key result to add, after the others. */
+export const CreateKeyResultBody = Type.Object(NewKeyResultFields, {
+  title: 'CreateKeyResultRequest',
+  examples: [{ title: 'Weekly active teams', start: 40, target: 100, unit: 'teams' }],
+  additionalProperties: false,
+})
+
+// A key result created with its objective, in `POST /v1/okrs`.
+const NewKeyResult = Type.Object(NewKeyResultFields, {
+  title: 'NewKeyResult',
+  additionalProperties: false,
+})
 
 /** The body of `POST /v1/okrs` (docs/api.md, "Writes"). */
 export const CreateOkrBody = Type.Object(
@@ -64,7 +70,7 @@ export const CreateOkrBody = Type.Object(
     project_id: Reference('A project you can open (id or name).'),
     visibility: Type.Optional(Visibility({ default: 'workspace' })),
     key_results: Type.Optional(
-      Type.Array(CreateKeyResultBody, {
+      Type.Array(NewKeyResult, {
         maxItems: KEY_RESULTS_PER_CREATION,
         description: 'Created with the objective, in this order.',
       }),
