@@ -37,7 +37,7 @@ export const AuditRecord = Type.Object(
     user_agent: Nullable(Type.String()),
     via: Type.Enum([...AUDIT_TRANSPORTS], {
       description:
-        'The interface the change came through: the REST API, the MCP server or the dashboard.',
+        'The interface the change came through: the REST API, the MCP server, the dashboard, or the command line (`workgraph init`).',
     }),
     created_at: Timestamp,
   },

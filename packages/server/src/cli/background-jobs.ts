@@ -3,6 +3,8 @@ import type { AppDeps } from '../app-deps.ts'
 import { OUTBOX_CHANNEL } from '../db/channels.ts'
 import { listenForNotifications } from '../db/notification-listener.ts'
 import { sweepExpiredArtifacts } from '../oauth/artifact-adapter.ts'
+import { sweepPasswordLinks } from '../setup/password-links.ts'
+import { sweepSetupTokens } from '../setup/setup-tokens.ts'
 import { sweepWebSessions } from '../web/web-session.ts'
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts'
 import { sweepWebhookHistory } from '../webhooks/webhook-retention.ts'
@@ -38,6 +40,9 @@ export function startBackgroundJobs(
     )
     sweepWebSessions(deps.db, now).catch((error: unknown) =>
       logger.warn({ err: error }, 'could not sweep ended dashboard sessions'),
+    )
+    Promise.all([sweepPasswordLinks(deps.db, now), sweepSetupTokens(deps.db, now)]).catch(
+      (error: unknown) => logger.warn({ err: error }, 'could not sweep spent one-time links'),
     )
   }
   const sweeper = setInterval(sweep, SWEEP_EVERY_MS)

@@ -22,6 +22,25 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       ['--demo', 'import the demo workspace first if there is none, and print a key to try'],
     ],
   },
+  init: {
+    summary:
+      'Starts a new server: a workspace, its owner and their first API key (shown once); refuses if one exists.',
+    usage: [
+      'init    --workspace-name NAME --name NAME --email EMAIL [--no-password]',
+      '        [--another-workspace] [--data DIR | --database-url URL]',
+    ],
+    options: [
+      ['--workspace-name NAME', "the workspace's name"],
+      ['--name NAME', "the owner's name"],
+      ['--email EMAIL', "the owner's email, which they sign in with"],
+      [
+        '--no-password',
+        'print a one-time link (24 hours) to choose the password, instead of asking',
+      ],
+      ['--another-workspace', 'add a workspace to a database that has one already'],
+      ...DATABASE,
+    ],
+  },
   import: {
     summary:
       'Imports a workspace bundle in one transaction, or lists every problem and writes nothing.',

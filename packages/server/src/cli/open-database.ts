@@ -2,7 +2,9 @@ import type { Logger } from 'pino'
 import type { Config } from '../config.ts'
 import { type DatabaseHandle, openDatabase } from '../db/connect.ts'
 import { DatabaseClock } from '../db/database-clock.ts'
+import { DataDirLockedError } from '../db/embedded-lock.ts'
 import { migrateToLatest } from '../db/migrate.ts'
+import { CommandFailure } from './cli-io.ts'
 
 /** Opens the configured database (PostgreSQL, or the embedded one) and applies migrations. */
 export async function openMigratedDatabase(
@@ -32,6 +34,21 @@ export async function openMigratedDatabase(
     await handle.close()
     throw error
   }
+}
+
+/**
+ * `openMigratedDatabase` for a command an operator runs beside the server (`user set-password`,
+ * `init`): an embedded folder that a running server holds is a failure that says what to do
+ * rather than only why.
+ */
+export async function openForCommand(config: Config, command: string): Promise<DatabaseHandle> {
+  return openMigratedDatabase(config).catch((error: unknown) => {
+    if (!(error instanceof DataDirLockedError)) throw error
+    throw new CommandFailure(
+      `${error.message} A server holds it: stop it (Ctrl-C where it runs), run this again, then ` +
+        `start it; with PostgreSQL (--database-url) ${command} works while servers run.`,
+    )
+  })
 }
 
 /** Where the data lives, in words, for messages. */

@@ -7,6 +7,7 @@ import { type CliIO, CommandFailure, UsageError } from './cli-io.ts'
 import { commandHelpText, overviewText } from './command-help.ts'
 import { demoCommand } from './demo.command.ts'
 import { importCommand } from './import.command.ts'
+import { initCommand } from './init.command.ts'
 import { listenCommand } from './listen.command.ts'
 import { mcpCommand } from './mcp.command.ts'
 import { migrateCommand } from './migrate.command.ts'
@@ -18,6 +19,7 @@ import { workerCommand } from './worker.command.ts'
 /** Every command, by name (each has its help in command-help.ts). */
 export const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<number>> = {
   serve: serveCommand,
+  init: initCommand,
   import: importCommand,
   demo: demoCommand,
   migrate: migrateCommand,

@@ -6,6 +6,7 @@ import { createLogger } from '../lib/logger.ts'
 import { startBackgroundJobs } from './background-jobs.ts'
 import type { CliIO } from './cli-io.ts'
 import { prepareDemo } from './demo-access.ts'
+import { firstRunLines } from './first-run-hint.ts'
 import { databaseClock, describeDatabase, openMigratedDatabase } from './open-database.ts'
 import { stopSignal } from './stop-signal.ts'
 
@@ -53,6 +54,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const stopped = stopSignal()
   try {
     const demo = values.demo ? await prepareDemo(handle.db, deps.clock.now(), secret) : undefined
+    const firstRun = demo ? [] : await firstRunLines(deps, describeDatabase(config))
     await app.listen({ port: config.port, host: config.host })
     const base = config.publicUrl
     const lines = [
@@ -89,6 +91,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
         `API reference: ${base}/v1/openapi.json`,
       )
     }
+    lines.push(...firstRun)
     io.stdout.write(`${lines.join('\n')}\n\n`)
   } catch (error) {
     stopped.cancel()

@@ -3,6 +3,7 @@ import type { ActivityTable, ChangePositionsTable } from './tables/activity.tabl
 import type { AuditLogTable } from './tables/audit.table.ts'
 import type { CanvasesTable, CanvasLinksTable, CanvasSharesTable } from './tables/canvas.table.ts'
 import type { CommentsTable } from './tables/comment.table.ts'
+import type { PasswordLinksTable, SetupTokensTable } from './tables/first-run.table.ts'
 import type { InvitationsTable } from './tables/invitation.table.ts'
 import type { CheckinsTable, KeyResultsTable, ObjectivesTable } from './tables/okr.table.ts'
 import type { ProjectMembersTable, ProjectsTable } from './tables/project.table.ts'
@@ -61,6 +62,8 @@ export interface Database {
   webhook_deliveries: WebhookDeliveriesTable
   webhook_attempts: WebhookAttemptsTable
   web_sessions: WebSessionsTable
+  setup_tokens: SetupTokensTable
+  password_links: PasswordLinksTable
 }
 
 /** The database, or a transaction on it: every query function takes this first. */

@@ -3,6 +3,16 @@ import { ProblemError } from '../api/problem-catalogue.ts'
 import { safeMessage, toProblem } from '../api/problems.ts'
 import { sendProblem } from './problem-response.ts'
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route may answer as a path that does not exist (`reply.callNotFound()`: the first-run
+     * page once it is closed), so it never makes another method's answer a 405 that names it.
+     */
+    hiddenPath?: boolean
+  }
+}
+
 /** A 404 answered otherwise than in problem+json (the dashboard's page): true once it is sent. */
 export type PageNotFound = (request: FastifyRequest, reply: FastifyReply) => Promise<boolean>
 
@@ -13,6 +23,7 @@ export type PageNotFound = (request: FastifyRequest, reply: FastifyReply) => Pro
 export function installErrorHandling(app: FastifyInstance, pageNotFound?: PageNotFound): void {
   const routes: { methods: string[]; pattern: RegExp }[] = []
   app.addHook('onRoute', (route) => {
+    if (route.config?.hiddenPath) return
     const methods = Array.isArray(route.method) ? route.method : [route.method]
     routes.push({ methods, pattern: routePattern(route.url) })
   })

@@ -1,4 +1,14 @@
-import type { FastifyInstance } from 'fastify'
+import type { FastifyInstance, FastifyRequest } from 'fastify'
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /**
+     * The route's URL carries a secret (a one-time link's token): the log names the route's
+     * pattern instead, without the query.
+     */
+    urlHoldsSecret?: boolean
+  }
+}
 
 // How often the summary of the requests served is logged at `info`.
 const SUMMARY_EVERY_MS = 60_000
@@ -25,7 +35,7 @@ export function installRequestLog(app: FastifyInstance): void {
     period.byStatus[status] = (period.byStatus[status] ?? 0) + 1
     period.latencies.push(ms)
     request.log.debug(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: round(ms) },
+      { method: request.method, url: loggedUrl(request), status: reply.statusCode, ms: round(ms) },
       'request completed',
     )
   })
@@ -36,6 +46,11 @@ export function installRequestLog(app: FastifyInstance): void {
   }, SUMMARY_EVERY_MS)
   timer.unref()
   app.addHook('onClose', async () => clearInterval(timer))
+}
+
+/** The URL a request is logged with: its route's pattern when the URL holds a secret. */
+export function loggedUrl(request: FastifyRequest): string {
+  return request.routeOptions.config.urlHoldsSecret ? (request.routeOptions.url ?? '') : request.url
 }
 
 /** A period's summary as logged: count, status classes, p50 / p99 / max in ms. */

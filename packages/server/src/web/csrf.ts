@@ -17,6 +17,18 @@ export function signInCsrfToken(key: Buffer, cookieValue: string): string {
 }
 
 /**
+ * The token of a signed-out visitor's one-time form (the first-run page, a password link), bound
+ * to the pre-session cookie as the sign-in form's is, and to the form's purpose.
+ */
+export function oneTimeFormCsrfToken(
+  key: Buffer,
+  purpose: 'setup' | 'set-password',
+  cookieValue: string,
+): string {
+  return createHmac('sha256', key).update(`${purpose}\n${cookieValue}`).digest('base64url')
+}
+
+/**
  * The token of an OAuth sign-in or consent form, bound to its interaction. The interaction's own
  * cookie (oidc-provider's, SameSite=Lax) names it, so this is the sign-in form's double submit
  * with that cookie in place of the pre-session one.

@@ -1,9 +1,9 @@
-import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppDeps } from '../app-deps.ts'
 import { fromOwnPages, sameToken, signInCsrfToken } from './csrf.ts'
 import { forbiddenFormPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
+import { ensurePreSession, preSessionOf } from './pre-session.ts'
 import { safeReturnTo } from './return-to.ts'
 import { seeOther } from './see-other.ts'
 import { allowSignInAttempt, matchSignIn } from './sign-in.ts'
@@ -18,7 +18,6 @@ const PAGE = { config: { public: true }, schema: { hide: true } } as const
 const WRONG = 'That email and password do not match an account.'
 const TOO_MANY = 'Too many sign-in attempts. Wait a minute and try again.'
 const LEDE = 'Sign in with your Workgraph email and password.'
-const PRE_SESSION_VALUE = /^[A-Za-z0-9_-]{43}$/
 
 /**
  * GET and POST /sign-in, POST /sign-in/workspace and POST /sign-out. The people, password hashes
@@ -36,7 +35,7 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
     app.post('/sign-in', PAGE, async (request, reply) => {
       const form = (request.body ?? {}) as Form
       const returnTo = safeReturnTo(form.return_to)
-      const preSession = preSessionOf(request)
+      const preSession = preSessionOf(request, cookies)
       if (!preSession || !formIsOurs(request, signInCsrfToken(key, preSession)))
         return sendPage(reply, 403, forbiddenFormPage(null))
       const email = text(form.email)
@@ -75,7 +74,7 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
 
     app.post('/sign-in/workspace', PAGE, async (request, reply) => {
       const form = (request.body ?? {}) as Form
-      const preSession = preSessionOf(request)
+      const preSession = preSessionOf(request, cookies)
       if (!preSession || !formIsOurs(request, signInCsrfToken(key, preSession)))
         return sendPage(reply, 403, forbiddenFormPage(null))
       // The choice names a person and proves their password was just verified in this browser.
@@ -116,11 +115,7 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
       status: number,
       input: { returnTo: string; email?: string; error?: string },
     ) {
-      let preSession = preSessionOf(request)
-      if (!preSession) {
-        preSession = randomBytes(32).toString('base64url')
-        reply.setCookie(cookies.signIn, preSession, cookies.options)
-      }
+      const preSession = ensurePreSession(request, reply, cookies)
       return sendPage(
         reply,
         status,
@@ -133,11 +128,6 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
           ...(input.error !== undefined && { error: input.error }),
         }),
       )
-    }
-
-    function preSessionOf(request: FastifyRequest): string | null {
-      const value = request.cookies[cookies.signIn]
-      return value && PRE_SESSION_VALUE.test(value) ? value : null
     }
 
     function formIsOurs(request: FastifyRequest, expected: string): boolean {

@@ -37,7 +37,11 @@ export async function loadWebContext(
   request: FastifyRequest,
 ): Promise<WebContext | null> {
   const value = request.cookies[cookies.session]
-  if (!value) return null
+  return value ? webContextOf(deps, value) : null
+}
+
+/** The session a cookie's value names, as `loadWebContext` reads it (a session just started). */
+export async function webContextOf(deps: AppDeps, value: string): Promise<WebContext | null> {
   const now = deps.clock.now()
   const session = await findSession(deps.db, value, now)
   if (!session) return null
@@ -49,8 +53,7 @@ export async function loadWebContext(
   }
   const principal = await deps.principals.get(deps.db, actor, session.aclEpoch)
   const caller = callerOf(principal, {
-    // Not the hash itself: audit entries may show this id, and it must not name the row.
-    id: `web_session:${session.idHash.subarray(0, 8).toString('hex')}`,
+    id: sessionCredentialId(session.idHash),
     kind: 'web_session',
     clientId: null,
     scopes: READ_SCOPES,
@@ -60,6 +63,14 @@ export async function loadWebContext(
     validUntil: null,
   })
   return { session, caller, csrf: sessionCsrfToken(deps.webKeys.csrfKey, session.idHash) }
+}
+
+/**
+ * How audit entries name a session: not the hash itself, since entries may show this id and it
+ * must not name the row.
+ */
+export function sessionCredentialId(idHash: Buffer): string {
+  return `web_session:${idHash.subarray(0, 8).toString('hex')}`
 }
 
 /**

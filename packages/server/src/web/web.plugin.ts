@@ -9,6 +9,8 @@ import { oauthAppRoutes } from './oauth-apps.routes.ts'
 import { pageErrorHandler } from './page-errors.ts'
 import { sendPage } from './page-headers.ts'
 import { resourcePageRoutes } from './resource-pages.routes.ts'
+import { setPasswordRoutes } from './set-password.routes.ts'
+import { setupRoutes } from './setup.routes.ts'
 import { signInRoutes } from './sign-in.routes.ts'
 import { loadWebContext } from './web-context.ts'
 import { webCookies } from './web-cookies.ts'
@@ -36,6 +38,8 @@ export function webPlugin(deps: AppDeps) {
       })
       pages.setErrorHandler(pageErrorHandler)
       await pages.register(signInRoutes(deps, cookies))
+      await pages.register(setupRoutes(deps, cookies))
+      await pages.register(setPasswordRoutes(deps, cookies))
       await pages.register(resourcePageRoutes(deps))
       await pages.register(webhookPageRoutes(deps))
       await pages.register(auditPageRoutes(deps))

@@ -6,6 +6,7 @@ import type { DefaultTimestamp } from './columns.ts'
 export const AUDIT_ACTIONS = [
   ...ACTIVITY_VERBS,
   ...DIRECTORY_EVENT_TYPES,
+  'workspace.created',
   'api_key.created',
   'api_key.rotated',
   'workspace_token.created',
@@ -24,7 +25,7 @@ export const AUDIT_ACTIONS = [
 ] as const
 
 /** The interfaces a change can come through. */
-export const AUDIT_TRANSPORTS = ['api', 'mcp', 'web'] as const
+export const AUDIT_TRANSPORTS = ['api', 'mcp', 'web', 'cli'] as const
 
 /** One audited action. */
 export type AuditAction = (typeof AUDIT_ACTIONS)[number]

@@ -6,6 +6,8 @@ import type { Browser, BrowserContext, Page } from 'playwright-core'
 import { DEMO_PASSWORD, demoBundle } from '../../../src/bundle/demo/demo-bundle.ts'
 import type { ImportResult } from '../../../src/bundle/import-bundle.ts'
 import { createOAuthClient } from '../../../src/oauth/oauth-clients.ts'
+import { issuePasswordLink } from '../../../src/setup/password-links.ts'
+import { issueSetupToken } from '../../../src/setup/setup-tokens.ts'
 import { WebhookDispatcher } from '../../../src/webhooks/webhook-dispatcher.ts'
 import {
   type ListeningApp,
@@ -52,11 +54,20 @@ const PAGES = {
   'webhook-delivery': '/webhooks/:id/deliveries/:deliveryId',
   audit: '/audit',
   'audit-forbidden': '/audit',
+  people: '/people',
+  'people-invited': '/people',
+  'person-deactivate': '/people/:id/deactivate',
+  'invitation-revoke': '/people/invitations/:id/revoke',
+  join: '/join/:token',
+  'join-gone': '/join/:token',
   'oauth-sign-in': '/oauth/interaction/:uid',
   'oauth-workspace': '/oauth/interaction/:uid',
   'oauth-consent': '/oauth/interaction/:uid',
   errors: '/errors',
   error: '/errors/:code',
+  setup: '/setup',
+  'setup-done': '/setup',
+  'set-password': '/set-password/:token',
 } as const
 type PageName = keyof typeof PAGES
 
@@ -245,6 +256,26 @@ test('every page fits 390 and 1280 px and passes axe', async () => {
   await page.goto(`${t.origin}/audit`)
   await visit(page, 'audit')
 
+  // People: an invitation's link shown once, its join page, and what asks first.
+  await page.goto(`${t.origin}/people`)
+  await page.getByLabel('Email', { exact: true }).fill('sam@orbit.example')
+  await page.getByLabel(/^Name/).fill('Sam Rivera')
+  await submit(page, 'Invite')
+  await visit(page, 'people-invited')
+  const invitation = (await page.locator('#secret').textContent()) as string
+  await page.goto(`${t.origin}/people`)
+  await visit(page, 'people')
+  await page.getByRole('link', { name: 'Revoke the invitation of sam@orbit.example' }).click()
+  await visit(page, 'invitation-revoke')
+  await page.goto(`${t.origin}/people`)
+  await page.getByRole('link', { name: /^Deactivate/ }).last().click()
+  await visit(page, 'person-deactivate')
+  const invitee = await (await context()).newPage()
+  await invitee.goto(invitation)
+  await visit(invitee, 'join')
+  await invitee.goto(`${t.origin}/join/wg_inv_${'0'.repeat(38)}`)
+  await visit(invitee, 'join-gone')
+
   // OAuth: sign-in for the app, the choice of workspace, consent; Allow makes the app's grant.
   const oauth = await (await context()).newPage()
   const { challenge } = pkcePair()
@@ -296,6 +327,33 @@ test('every page fits 390 and 1280 px and passes axe', async () => {
   await visit(anyone, 'errors')
   await anyone.getByRole('link', { name: 'validation_failed' }).click()
   await visit(anyone, 'error')
+
+  // A password link of Ada's; the first-run page, on a server of its own with no workspace.
+  const link = await t.db.db.transaction().execute((trx) =>
+    issuePasswordLink(trx, {
+      workspaceId: ws.workspace_id,
+      personId: ws.ids.ada as string,
+      now: t.clock.now(),
+    }),
+  )
+  await anyone.goto(`${t.origin}/set-password/${link}`)
+  await visit(anyone, 'set-password')
+  const empty = await startListeningApp()
+  try {
+    const first = await (await context()).newPage()
+    await first.goto(
+      `${empty.origin}/setup?token=${await issueSetupToken(empty.db.db, empty.clock.now())}`,
+    )
+    await visit(first, 'setup')
+    await first.getByLabel('Workspace name').fill('Orbit')
+    await first.getByLabel('Your name').fill('Ada Okafor')
+    await first.getByLabel('Email').fill('ada@orbit.example')
+    await first.getByLabel(/^Password/).fill(DEMO_PASSWORD)
+    await submit(first, 'Create workspace')
+    await visit(first, 'setup-done')
+  } finally {
+    await empty.close()
+  }
   assert.deepEqual(
     Object.keys(PAGES).filter((name) => !visited.has(name as PageName)),
     [],
