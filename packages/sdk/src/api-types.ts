@@ -55,6 +55,10 @@ export type CheckinCreated = Schemas['CheckinCreated']
 export type KeyResultWritten = Schemas['KeyResultWritten']
 /** A person of the directory. */
 export type Person = Schemas['Person']
+/** An invitation to the workspace (never its link). */
+export type Invitation = Schemas['Invitation']
+/** A new invitation, with its one-time link and what became of the email. */
+export type CreatedInvitation = Schemas['CreatedInvitation']
 /** A team of the directory. */
 export type Team = Schemas['Team']
 /** The workspace record. */

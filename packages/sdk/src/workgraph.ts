@@ -6,6 +6,7 @@ import { Canvases } from './resources/canvases.ts'
 import { Changes } from './resources/changes.ts'
 import { Comments } from './resources/comments.ts'
 import { Health } from './resources/health.ts'
+import { Invitations } from './resources/invitations.ts'
 import { MeResource } from './resources/me.ts'
 import { OAuth } from './resources/oauth.ts'
 import { OAuthGrants } from './resources/oauth-grants.ts'
@@ -91,6 +92,8 @@ export class Workgraph {
   readonly me: MeResource
   /** People of the workspace. */
   readonly people: People
+  /** Invitations to the workspace. */
+  readonly invitations: Invitations
   /** Teams of the workspace. */
   readonly teams: Teams
   /** API keys and workspace tokens: list and revoke. */
@@ -136,6 +139,7 @@ export class Workgraph {
     this.workspace = new WorkspaceResource(this.#transport)
     this.me = new MeResource(this.#transport)
     this.people = new People(this.#transport)
+    this.invitations = new Invitations(this.#transport)
     this.teams = new Teams(this.#transport)
     this.tokens = new Tokens(this.#transport)
     this.apiKeys = new ApiKeys(this.#transport)

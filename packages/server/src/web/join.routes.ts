@@ -21,7 +21,8 @@ import type { WebCookies } from './web-cookies.ts'
 import { endSession, startSession } from './web-session.ts'
 import { formOf } from './web-write.ts'
 
-const PAGE = { config: { public: true }, schema: { hide: true } } as const
+// The path holds the link's token: request logs name the route instead (http/request-log.ts).
+const PAGE = { config: { public: true, urlHoldsSecret: true }, schema: { hide: true } } as const
 const PRE_SESSION_VALUE = /^[A-Za-z0-9_-]{43}$/
 const MAX_PASSWORD_LENGTH = 1024
 const TOO_MANY = 'Too many attempts. Wait a minute and try again.'

@@ -16,6 +16,7 @@ export const NAV_ITEMS: NavItem[] = [
   { href: '/', label: 'Home' },
   { href: '/settings/api-keys', label: 'API keys' },
   { href: '/settings/apps', label: 'OAuth apps' },
+  { href: '/people', label: 'People', roles: ['owner', 'admin'] },
   { href: '/settings/tokens', label: 'Workspace tokens', roles: ['owner', 'admin'] },
   { href: '/webhooks', label: 'Webhooks' },
   { href: '/audit', label: 'Audit log', roles: ['owner', 'admin'] },

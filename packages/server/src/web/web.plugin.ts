@@ -4,10 +4,12 @@ import { apiKeyRoutes } from './api-keys.routes.ts'
 import { assetRoutes } from './assets.routes.ts'
 import { auditPageRoutes } from './audit-page.routes.ts'
 import { formBodiesOnly } from './form-bodies.ts'
+import { joinRoutes } from './join.routes.ts'
 import { notFoundPage } from './message.view.ts'
 import { oauthAppRoutes } from './oauth-apps.routes.ts'
 import { pageErrorHandler } from './page-errors.ts'
 import { sendPage } from './page-headers.ts'
+import { peoplePageRoutes } from './people-page.routes.ts'
 import { resourcePageRoutes } from './resource-pages.routes.ts'
 import { setPasswordRoutes } from './set-password.routes.ts'
 import { setupRoutes } from './setup.routes.ts'
@@ -40,9 +42,11 @@ export function webPlugin(deps: AppDeps) {
       await pages.register(signInRoutes(deps, cookies))
       await pages.register(setupRoutes(deps, cookies))
       await pages.register(setPasswordRoutes(deps, cookies))
+      await pages.register(joinRoutes(deps, cookies))
       await pages.register(resourcePageRoutes(deps))
       await pages.register(webhookPageRoutes(deps))
       await pages.register(auditPageRoutes(deps))
+      await pages.register(peoplePageRoutes(deps))
       await pages.register(apiKeyRoutes(deps))
       await pages.register(oauthAppRoutes(deps))
       await pages.register(workspaceTokenRoutes(deps))

@@ -46,6 +46,24 @@ export async function listPendingInvitations(
     .execute()
 }
 
+/** One pending invitation of the workspace at `now`, or undefined (whom a confirmation names). */
+export async function pendingInvitation(
+  db: Db,
+  workspaceId: string,
+  id: string,
+  now: Date,
+): Promise<InvitationRow | undefined> {
+  return db
+    .selectFrom('invitations')
+    .select(COLUMNS)
+    .where('workspace_id', '=', workspaceId)
+    .where('id', '=', id)
+    .where('accepted_at', 'is', null)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', now)
+    .executeTakeFirst()
+}
+
 /** One invitation of the workspace, whatever its state; locked for the transaction's change. */
 export async function invitationForUpdate(
   db: Db,

@@ -176,7 +176,10 @@ test('deactivating a person ends every credential and session they had, at once'
     .where('type', '=', 'person.updated')
     .where('subject_id', '=', id('bob'))
     .execute()
-  assert.deepEqual(event?.data.previous_attributes, { deactivated: false })
+  assert.deepEqual(
+    (event?.data as { previous_attributes?: unknown } | undefined)?.previous_attributes,
+    { deactivated: false },
+  )
   // Again: nothing more to do.
   assert.equal((await as('adam-key').post(`/v1/people/${id('bob')}/deactivate`)).status, 200)
 

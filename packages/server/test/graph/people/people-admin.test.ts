@@ -46,7 +46,10 @@ test('a guest made member sees the workspace projects on the very next request',
     .where('subject_id', '=', id('gus'))
     .execute()
   assert.equal(event?.data.object.role, 'member')
-  assert.deepEqual(event?.data.previous_attributes, { role: 'guest' })
+  assert.deepEqual(
+    (event?.data as { previous_attributes?: unknown } | undefined)?.previous_attributes,
+    { role: 'guest' },
+  )
   assert.equal(event?.data.object.email, null, 'events carry no email')
   const audit = await t.db.db
     .selectFrom('audit_log')
