@@ -54,6 +54,12 @@ const PAGES = {
   'webhook-delivery': '/webhooks/:id/deliveries/:deliveryId',
   audit: '/audit',
   'audit-forbidden': '/audit',
+  people: '/people',
+  'people-invited': '/people',
+  'person-deactivate': '/people/:id/deactivate',
+  'invitation-revoke': '/people/invitations/:id/revoke',
+  join: '/join/:token',
+  'join-gone': '/join/:token',
   'oauth-sign-in': '/oauth/interaction/:uid',
   'oauth-workspace': '/oauth/interaction/:uid',
   'oauth-consent': '/oauth/interaction/:uid',
@@ -249,6 +255,26 @@ test('every page fits 390 and 1280 px and passes axe', async () => {
   await visit(page, 'webhooks')
   await page.goto(`${t.origin}/audit`)
   await visit(page, 'audit')
+
+  // People: an invitation's link shown once, its join page, and what asks first.
+  await page.goto(`${t.origin}/people`)
+  await page.getByLabel('Email', { exact: true }).fill('sam@orbit.example')
+  await page.getByLabel(/^Name/).fill('Sam Rivera')
+  await submit(page, 'Invite')
+  await visit(page, 'people-invited')
+  const invitation = (await page.locator('#secret').textContent()) as string
+  await page.goto(`${t.origin}/people`)
+  await visit(page, 'people')
+  await page.getByRole('link', { name: 'Revoke the invitation of sam@orbit.example' }).click()
+  await visit(page, 'invitation-revoke')
+  await page.goto(`${t.origin}/people`)
+  await page.getByRole('link', { name: /^Deactivate/ }).last().click()
+  await visit(page, 'person-deactivate')
+  const invitee = await (await context()).newPage()
+  await invitee.goto(invitation)
+  await visit(invitee, 'join')
+  await invitee.goto(`${t.origin}/join/wg_inv_${'0'.repeat(38)}`)
+  await visit(invitee, 'join-gone')
 
   // OAuth: sign-in for the app, the choice of workspace, consent; Allow makes the app's grant.
   const oauth = await (await context()).newPage()
