@@ -353,6 +353,27 @@ export const TEMPLATES: readonly Template[] = [
     }),
   },
   {
+    name: "change a person's role",
+    slots: ['person'],
+    build: ([person], variant) => ({
+      ...rest('PATCH', '/v1/people/', person as Ref),
+      args: { role: (['member', 'guest', 'admin', 'owner'] as const)[variant % 4] as string },
+    }),
+  },
+  {
+    name: 'deactivate or reactivate a person',
+    slots: ['person'],
+    build: ([person], variant) => ({
+      ...rest(
+        'POST',
+        '/v1/people/',
+        person as Ref,
+        variant % 2 === 0 ? '/deactivate' : '/reactivate',
+      ),
+      args: {},
+    }),
+  },
+  {
     name: 'fence a key',
     slots: ['project'],
     build: ([project]) => ({

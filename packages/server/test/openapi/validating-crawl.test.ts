@@ -36,9 +36,11 @@ before(async () => {
   const bundle = webhookBundle()
   for (const person of bundle.people) person.password = PASSWORD
   bundle.api_keys = [
-    // Olive also shapes objectives.
+    // Olive also shapes objectives and the workspace's people.
     ...(bundle.api_keys ?? []).map((key) =>
-      key.key === 'olive-key' ? { ...key, scopes: [...key.scopes, 'okr:write'] } : key,
+      key.key === 'olive-key'
+        ? { ...key, scopes: [...key.scopes, 'okr:write', 'people:write'] }
+        : key,
     ),
     { key: 'workspace-only', person: 'olive', scopes: ['workspace:read'] },
     { key: 'spare-key', person: 'olive', scopes: ALL_READ_SCOPES },
@@ -350,6 +352,43 @@ async function crawlWebhooks(): Promise<void> {
   await refusals('deleteWebhook', 'DELETE', at)
 }
 
+async function crawlPeople(): Promise<void> {
+  const invited = await write(
+    'createInvitation',
+    'POST',
+    '/v1/invitations',
+    { body: { email: 'crawled@example.test', role: 'member', name: 'Crawled' } },
+    201,
+  )
+  // Already invited: a 409.
+  await call('createInvitation', 'POST', '/v1/invitations', {
+    body: { email: 'crawled@example.test', role: 'member' },
+  })
+  await call('createInvitation', 'POST', '/v1/invitations', {
+    body: { email: 'x@example.test', role: 'owner' },
+    outOfSchema: true,
+  })
+  // A member may not invite: a 403 `forbidden`.
+  await call('createInvitation', 'POST', '/v1/invitations', {
+    as: 'alice-key',
+    body: { email: 'y@example.test', role: 'member' },
+  })
+  await refusals('createInvitation', 'POST', '/v1/invitations', { email: 'z@example.test' })
+  await read('listInvitations', '/v1/invitations')
+  const at = `/v1/invitations/${invited.invitation.id}`
+  await write('revokeInvitation', 'DELETE', at, {}, 200)
+  await refusals('revokeInvitation', 'DELETE', at)
+  const person = `/v1/people/${id('gus')}`
+  await write('updatePerson', 'PATCH', person, { body: { role: 'member' } }, 200)
+  await call('updatePerson', 'PATCH', person, { body: { role: 'king' }, outOfSchema: true })
+  await refusals('updatePerson', 'PATCH', person, { role: 'guest' })
+  await call('updatePerson', 'PATCH', `/v1/people/${id('olive')}`, { body: { role: 'member' } })
+  await write('deactivatePerson', 'POST', `/v1/people/${id('bob')}/deactivate`, {}, 200)
+  await refusals('deactivatePerson', 'POST', `/v1/people/${id('bob')}/deactivate`)
+  await write('reactivatePerson', 'POST', `/v1/people/${id('bob')}/reactivate`, {}, 200)
+  await refusals('reactivatePerson', 'POST', `/v1/people/${id('bob')}/reactivate`)
+}
+
 async function crawlOAuth(): Promise<void> {
   const grants = await read('listOAuthGrants', '/v1/oauth-grants')
   const grant = grants.data[0].id
@@ -442,6 +481,7 @@ test('every answer of every operation is what the OpenAPI document declares', as
   await crawlReads()
   await crawlWrites()
   await crawlWebhooks()
+  await crawlPeople()
   await crawlOAuth()
   await crawlRateLimit()
   const violations: Violation[] = exchanges.flatMap((exchange) => validator.check(exchange))

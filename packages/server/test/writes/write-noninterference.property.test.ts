@@ -44,9 +44,16 @@ after(() => t.close())
 
 const NOW = new Date('2026-11-22T08:00:00.000Z')
 
-// Every person and integration gets a key that reads and writes all its owner may, and makes keys.
+// Every person and integration gets a key that reads and writes all its owner may (the people
+// writes too), and makes keys.
 function withWriters(bundle: Bundle): Bundle {
-  const scopes = [...ALL_READ_SCOPES, ...ALL_WRITE_SCOPES, 'okr:write', 'token:manage']
+  const scopes = [
+    ...ALL_READ_SCOPES,
+    ...ALL_WRITE_SCOPES,
+    'okr:write',
+    'people:write',
+    'token:manage',
+  ]
   return {
     ...bundle,
     api_keys: bundle.people.map((p) => ({ key: `${p.key}-writer`, person: p.key, scopes })),
