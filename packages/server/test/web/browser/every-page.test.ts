@@ -268,7 +268,10 @@ test('every page fits 390 and 1280 px and passes axe', async () => {
   await page.getByRole('link', { name: 'Revoke the invitation of sam@orbit.example' }).click()
   await visit(page, 'invitation-revoke')
   await page.goto(`${t.origin}/people`)
-  await page.getByRole('link', { name: /^Deactivate/ }).last().click()
+  await page
+    .getByRole('link', { name: /^Deactivate/ })
+    .last()
+    .click()
   await visit(page, 'person-deactivate')
   const invitee = await (await context()).newPage()
   await invitee.goto(invitation)
