@@ -1,8 +1,9 @@
 import type { ShownChange } from '../activity/changed-people.ts'
 import { data, inline } from './markdown.ts'
 
-// Fields whose values are long prose: that they changed is the fact; the text is a fetch away.
-const PROSE = new Set(['description', 'summary'])
+// Fields whose values are long prose, or lists (an objective's key results): that they changed
+// is the fact; the values are a fetch away.
+const PROSE = new Set(['description', 'summary', 'key_results'])
 
 /**
  * What an entry changed, as one fact of its line: `status todo → done, assignee Ada → Elena`.
