@@ -18,6 +18,7 @@ import {
   deactivatePerson,
   reactivatePerson,
 } from '../graph/people/people-admin.commands.ts'
+import { requireAdministrator, targetPerson } from '../graph/people/people-admin.rules.ts'
 import type { WriteContext } from '../writes/write-context.ts'
 import { confirmPage } from './credential-pages.view.ts'
 import { forbiddenPage } from './forbidden.view.ts'
@@ -176,11 +177,13 @@ export function peoplePageRoutes(deps: AppDeps) {
     app.post(`${PEOPLE_PATH}/:id/role`, PAGE, async (request, reply) => {
       const { id } = request.params as { id: string }
       const role = field(formOf(request).role)
-      if (!ROLES.includes(role)) {
-        if (refused(request, reply)) return reply
-        return sendProblemPage(reply, request.web as WebContext, unknownRole())
-      }
-      return change(request, reply, 'role', (w) => changeRole(w, id, role as Role))
+      return change(request, reply, 'role', async (w) => {
+        if (ROLES.includes(role)) return changeRole(w, id, role as Role)
+        // The person is looked for first: an unknown one is the 404 page, whatever the form.
+        requireAdministrator(w.principal)
+        await targetPerson(w, id)
+        throw unknownRole()
+      })
     })
 
     app.post(`${PEOPLE_PATH}/:id/reactivate`, PAGE, async (request, reply) => {
