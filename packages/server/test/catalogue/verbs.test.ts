@@ -23,11 +23,11 @@ test('the activity verbs are the kinds’ verbs, named <kind>.<verb>, in catalog
   )
 })
 
-test('the event types are exactly the verbs marked event, and each has a webhook body', () => {
+test('the event types are exactly the verbs marked event or directory, and each has a webhook body', () => {
   const marked = Object.values(KINDS).flatMap((kind) =>
     'verbs' in kind
       ? Object.entries(kind.verbs)
-          .filter(([, value]) => value === 'event')
+          .filter(([, value]) => value === 'event' || value === 'directory')
           .map(([verb]) => `${kind.name}.${verb}`)
       : [],
   )
