@@ -55,7 +55,8 @@ before(async () => {
   for (const person of bundle.people) person.password = PASSWORD
   // The owner's key may call every operation; the bundle's others keep their own scopes.
   for (const key of bundle.api_keys ?? [])
-    if (key.key === 'olive-key') key.scopes = [...new Set([...key.scopes, 'canvas:create'])]
+    if (key.key === 'olive-key')
+      key.scopes = [...new Set([...key.scopes, 'canvas:create', 'people:write'])]
   bundle.oauth_clients = [
     { key: 'planner', name: 'Planner app', redirect_uris: [REDIRECT_URI], public: true },
   ]
@@ -231,6 +232,15 @@ test('every operation of docs/openapi.json has an SDK method, and each works thr
   assert.equal((await wg.people.get(id('alice'))).name, 'Alice Member')
   const team = (await wg.teams.list().firstPage()).data[0]
   assert.equal((await wg.teams.get(team?.id as string)).name, 'Engineering')
+  // People: an invitation with its link (once), a role, a deactivation and a return.
+  const invited = await wg.invitations.create({ email: 'packed@example.test', role: 'guest' })
+  assert.match(invited.url ?? '', /\/join\/wg_inv_/)
+  const pending = await wg.invitations.list().firstPage()
+  assert.ok(pending.data.some((item) => item.id === invited.invitation.id))
+  assert.equal((await wg.invitations.revoke(invited.invitation.id)).status, 'revoked')
+  assert.equal((await wg.people.update(id('gus'), { role: 'member' })).role, 'member')
+  assert.equal((await wg.people.deactivate(id('bob'))).deactivated, true)
+  assert.equal((await wg.people.reactivate(id('bob'))).deactivated, false)
 
   // Projects, canvases, tasks, objectives, comments, activity: typed reads and writes.
   const projects = await wg.projects.list({ limit: 1 }).firstPage()
