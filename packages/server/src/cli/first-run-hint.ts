@@ -19,6 +19,6 @@ export async function firstRunLines(deps: AppDeps, where: string): Promise<strin
     `    ${deps.config.publicUrl}/setup?token=${token}`,
     `  or in a terminal${embedded ? ', once this server is stopped (it holds the embedded database)' : ''}:`,
     `    workgraph init --workspace-name "Your team" --name "Your name" --email you@example.com`,
-    `(npm start runs the demo workspace instead.)`,
+    `(workgraph serve --demo starts with a demo workspace instead.)`,
   ]
 }
