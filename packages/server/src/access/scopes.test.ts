@@ -4,7 +4,11 @@ import { expandScopes, isKnownScope, missingScopes, scopesBeyond } from './scope
 
 test('aliases of the authentication reference expand to canonical scopes', () => {
   assert.deepEqual([...expandScopes(['goal:read'])], ['okr:read'])
-  assert.deepEqual([...expandScopes(['goal:write'])].sort(), ['okr:checkin', 'okr:read', 'okr:write'])
+  assert.deepEqual([...expandScopes(['goal:write'])].sort(), [
+    'okr:checkin',
+    'okr:read',
+    'okr:write',
+  ])
   assert.deepEqual([...expandScopes(['canvas:write'])].sort(), ['canvas:create', 'canvas:write'])
   assert.ok(isKnownScope('goal:write') && isKnownScope('task:read') && !isKnownScope('task:admin'))
 })

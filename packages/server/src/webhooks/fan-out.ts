@@ -1,6 +1,7 @@
 import { type Insertable, sql } from 'kysely'
 import { visibleAmong } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
+import type { Db } from '../db/database.ts'
 import type { WebhookDeliveriesTable } from '../db/tables/webhook.table.ts'
 import { newId } from '../lib/ids.ts'
 import { bindingLive } from './endpoint-binding.ts'
@@ -40,13 +41,19 @@ export async function fanOutEvents(deps: AppDeps, limit = FAN_OUT_BATCH): Promis
       .where('e.deleted_at', 'is', null)
       .execute()
     const deliveries: Insertable<WebhookDeliveriesTable>[] = []
+    const projectOf = endpoints.some((endpoint) => endpoint.project_ids !== null)
+      ? await subjectProjects(trx, events)
+      : new Map<string, string | null>()
     for (const endpoint of endpoints) {
-      // An endpoint hears of what happens after it was created, never of an older backlog.
+      // An endpoint hears of what happens after it was created, never of an older backlog; one
+      // filtered to projects, only of what belongs to them.
       const subscribed = events.filter(
         (event) =>
           event.workspace_id === endpoint.workspace_id &&
           endpoint.event_types.includes(event.type) &&
-          event.created_at >= endpoint.created_at,
+          event.created_at >= endpoint.created_at &&
+          (endpoint.project_ids === null ||
+            endpoint.project_ids.includes(projectOf.get(event.subject_id) ?? '')),
       )
       if (subscribed.length === 0) continue
       const access = await ownerAccess(deps, trx, endpoint)
@@ -101,4 +108,21 @@ export async function fanOutEvents(deps: AppDeps, limit = FAN_OUT_BATCH): Promis
       .execute()
     return events.length
   })
+}
+
+/**
+ * The project each event's subject belongs to, as the resource index holds it (a project is its
+ * own; a comment, its resource's). People and teams have no row, and so no project.
+ */
+async function subjectProjects(
+  db: Db,
+  events: readonly { workspace_id: string; subject_id: string }[],
+): Promise<Map<string, string | null>> {
+  const rows = await db
+    .selectFrom('resource_index')
+    .select(['id', 'project_id'])
+    .where('workspace_id', 'in', [...new Set(events.map((event) => event.workspace_id))])
+    .where('id', 'in', [...new Set(events.map((event) => event.subject_id))])
+    .execute()
+  return new Map(rows.map((row) => [row.id, row.project_id]))
 }

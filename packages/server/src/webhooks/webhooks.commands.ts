@@ -1,4 +1,6 @@
+import { namedReference } from '../api/named-reference.ts'
 import { ProblemError } from '../api/problem-catalogue.ts'
+import { requireVisible } from '../api/require-visible.ts'
 import { recordAudit } from '../audit/audit-writer.ts'
 import { EVENT_TYPES } from '../catalogue/verbs.ts'
 import type { AuditAction } from '../db/tables/audit.table.ts'
@@ -12,6 +14,25 @@ import { checkEndpointUrl } from './ssrf-guard.ts'
 import { newWebhookSecret } from './webhook-signature.ts'
 import { auditedEndpoint } from './webhooks.present.ts'
 import type { DeliveryRow, EndpointRow } from './webhooks.queries.ts'
+
+/**
+ * The projects an endpoint is to hear of, as ids: each given by id or name and one the caller may
+ * open, else the 404 of an unknown id at its place in the list. Undefined and null pass through.
+ */
+async function projectFilter<T extends string[] | null | undefined>(
+  w: WriteContext,
+  given: T,
+): Promise<T | string[]> {
+  if (!given) return given
+  const ids: string[] = []
+  for (const [i, value] of given.entries()) {
+    const path = `/project_ids/${i}`
+    const id = await namedReference(w.trx, w, 'project', value, path)
+    await requireVisible(w.trx, w.visibility, [[path, 'project', id]])
+    if (!ids.includes(id)) ids.push(id)
+  }
+  return ids
+}
 
 /** Live endpoints one workspace may have: enough for any integration, bounded fan-out. */
 const MAX_ENDPOINTS_PER_WORKSPACE = 50
@@ -31,9 +52,15 @@ function checkedUrl(w: WriteContext, url: string): string {
  */
 export async function createEndpoint(
   w: WriteContext,
-  input: { url: string; events?: string[] | undefined; description?: string | undefined },
+  input: {
+    url: string
+    events?: string[] | undefined
+    project_ids?: string[] | undefined
+    description?: string | undefined
+  },
 ): Promise<{ row: EndpointRow; secret: string }> {
   const url = checkedUrl(w, input.url)
+  const projectIds = await projectFilter(w, input.project_ids)
   const ws = w.principal.workspaceId
   const live = await w.trx
     .selectFrom('webhook_endpoints')
@@ -56,6 +83,7 @@ export async function createEndpoint(
       url,
       description: input.description ?? null,
       event_types: EVENT_TYPES.filter((type) => (input.events ?? EVENT_TYPES).includes(type)),
+      project_ids: projectIds ?? null,
       status: 'active',
       owner_id: w.principal.actorId,
       owner_kind: w.principal.actorKind,
@@ -82,10 +110,12 @@ export async function updateEndpoint(
   input: {
     url?: string
     events?: string[]
+    project_ids?: string[] | null
     description?: string | null
     status?: 'active' | 'disabled'
   },
 ): Promise<EndpointRow> {
+  const projectIds = await projectFilter(w, input.project_ids)
   const enabling = input.status === 'active' && before.status === 'disabled'
   const disabling = input.status === 'disabled' && before.status === 'active'
   const row = await w.trx
@@ -95,6 +125,7 @@ export async function updateEndpoint(
       ...(input.events && {
         event_types: EVENT_TYPES.filter((type) => input.events?.includes(type)),
       }),
+      ...(projectIds !== undefined && { project_ids: projectIds }),
       ...(input.description !== undefined && { description: input.description }),
       ...changedBinding(w.caller, before),
       ...(enabling && {

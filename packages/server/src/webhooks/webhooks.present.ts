@@ -9,14 +9,22 @@ import type {
   WebhookRecord,
 } from './webhooks.schemas.ts'
 
-/** An endpoint as the API shows it (never its secrets). */
-export function presentEndpoint(row: EndpointRow, now: Date): Static<typeof WebhookRecord> {
+/**
+ * An endpoint as the API shows it (never its secrets). Its project filter names the projects its
+ * owner may open now (`visible_project_ids`, read with the row); a row just written was checked
+ * by its writer.
+ */
+export function presentEndpoint(
+  row: EndpointRow & { visible_project_ids?: string[] | null },
+  now: Date,
+): Static<typeof WebhookRecord> {
   const overlap = row.previous_expires_at !== null && row.previous_expires_at > now
   return {
     id: row.id,
     type: 'webhook',
     url: row.url,
     events: row.event_types as EventType[],
+    project_ids: row.visible_project_ids ?? row.project_ids,
     description: row.description,
     status: row.status,
     disabled_reason: row.disabled_reason,
@@ -34,6 +42,7 @@ export function auditedEndpoint(row: EndpointRow): Record<string, unknown> {
   return {
     url: row.url,
     events: row.event_types,
+    project_ids: row.project_ids,
     description: row.description,
     status: row.status,
     disabled_reason: row.disabled_reason,

@@ -1,4 +1,4 @@
-import type { Selectable } from 'kysely'
+import { type Selectable, sql } from 'kysely'
 import type { Caller } from '../access/caller.ts'
 import { coveredBy } from '../access/credential-reach.ts'
 import type { Db } from '../db/database.ts'
@@ -12,6 +12,8 @@ import type { CursorPosition } from '../lib/cursor.ts'
 
 /** An endpoint row. */
 export type EndpointRow = Selectable<WebhookEndpointsTable>
+/** An endpoint as its owner reads it: its project filter reduced to what the owner opens now. */
+export type ListedEndpoint = EndpointRow & { visible_project_ids: string[] | null }
 /** A delivery row. */
 export type DeliveryRow = Selectable<WebhookDeliveriesTable>
 /** An attempt row. */
@@ -29,10 +31,17 @@ export async function listEndpoints(
   filter: { ids?: readonly string[] },
   after: CursorPosition | null,
   limit: number,
-): Promise<EndpointRow[]> {
+): Promise<ListedEndpoint[]> {
   let query = db
     .selectFrom('webhook_endpoints as e')
     .selectAll()
+    .select(
+      sql<string[] | null>`case when e.project_ids is null then null else array(
+        select p.id from unnest(e.project_ids) with ordinality as p(id, n)
+        where exists (select 1 from resource_index r
+          where r.workspace_id = e.workspace_id and r.id = p.id and ${caller.visibility.row('r')})
+        order by p.n) end`.as('visible_project_ids'),
+    )
     .where(newestFirstAfter('e', after))
     .where('workspace_id', '=', caller.principal.workspaceId)
     .where('owner_id', '=', caller.principal.actorId)
@@ -51,7 +60,7 @@ export async function findEndpoint(
   db: Db,
   caller: Caller,
   id: string,
-): Promise<EndpointRow | undefined> {
+): Promise<ListedEndpoint | undefined> {
   const [row] = await listEndpoints(db, caller, { ids: [id] }, null, 1)
   return row
 }

@@ -6,6 +6,15 @@ import { TEST_EVENT_TYPE } from './test-event.ts'
 
 const EventType = Type.Enum([...EVENT_TYPES])
 
+// The projects an endpoint hears of, by id or name: like Linear's `teamIds` on a webhook.
+const ProjectFilter = Type.Array(Type.String({ maxLength: 200 }), {
+  minItems: 1,
+  maxItems: 100,
+  uniqueItems: true,
+  description:
+    'Only events about these projects (by id or name) and what is in them: their tasks, canvases, objectives and comments. Events about teams have no project and are left out.',
+})
+
 /** A webhook endpoint, without its secret. */
 export const WebhookRecord = Type.Object(
   {
@@ -13,6 +22,12 @@ export const WebhookRecord = Type.Object(
     type: Type.Literal('webhook'),
     url: Type.String(),
     events: Type.Array(EventType),
+    project_ids: Nullable(
+      Type.Array(Type.String(), {
+        description:
+          'Only events about these projects and what is in them (of those you can open); null: every event you can open.',
+      }),
+    ),
     description: Nullable(Type.String()),
     status: Type.Enum(['active', 'disabled']),
     disabled_reason: Nullable(
@@ -58,6 +73,7 @@ export const CreateWebhookBody = Type.Object(
         description: 'Default: all of them.',
       }),
     ),
+    project_ids: Type.Optional(ProjectFilter),
     description: Type.Optional(Type.String({ maxLength: 500 })),
   },
   {
@@ -76,6 +92,7 @@ export const UpdateWebhookBody = Type.Object(
     events: Type.Optional(
       Type.Array(EventType, { minItems: 1, maxItems: EVENT_TYPES.length, uniqueItems: true }),
     ),
+    project_ids: Type.Optional(Nullable(ProjectFilter)),
     description: Type.Optional(Nullable(Type.String({ maxLength: 500 }))),
     status: Type.Optional(Type.Enum(['active', 'disabled'])),
   },

@@ -8,6 +8,8 @@ export interface WebhookEndpointsTable {
   url: string
   description: string | null
   event_types: string[]
+  /** Only events whose subject belongs to one of these projects; null, every project and none. */
+  project_ids: string[] | null
   status: 'active' | 'disabled'
   disabled_reason: EndpointDisabledReason | null
   disabled_at: Timestamp | null
