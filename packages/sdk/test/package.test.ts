@@ -56,7 +56,9 @@ before(async () => {
   // The owner's key may call every operation; the bundle's others keep their own scopes.
   for (const key of bundle.api_keys ?? [])
     if (key.key === 'olive-key')
-      key.scopes = [...new Set([...key.scopes, 'canvas:create', 'people:write'])]
+      key.scopes = [
+        ...new Set([...key.scopes, 'canvas:create', 'people:write', 'project:write', 'okr:write']),
+      ]
   bundle.oauth_clients = [
     { key: 'planner', name: 'Planner app', redirect_uris: [REDIRECT_URI], public: true },
   ]
@@ -242,6 +244,20 @@ test('every operation of docs/openapi.json has an SDK method, and each works thr
   assert.equal((await wg.people.deactivate(id('bob'))).deactivated, true)
   assert.equal((await wg.people.reactivate(id('bob'))).deactivated, false)
 
+  // Teams and projects: made, renamed, shared and unshared.
+  const design = await wg.teams.create({ name: 'Packed team', member_ids: [id('alice')] })
+  assert.equal(design.lastResponse.status, 201)
+  assert.equal((await wg.teams.update(design.id, { name: 'Packed design' })).name, 'Packed design')
+  assert.ok((await wg.teams.addMember(design.id, { person_id: id('bob') })).member_ids.length === 2)
+  assert.deepEqual((await wg.teams.removeMember(design.id, id('bob'))).member_ids, [id('alice')])
+  const made = await wg.projects.create({ name: 'Packed project', visibility: 'private' })
+  assert.equal(made.owner_id, id('olive'))
+  assert.equal((await wg.projects.update(made.id, { status: 'paused' })).status, 'paused')
+  assert.deepEqual((await wg.projects.addMember(made.id, { team_id: design.id })).team_ids, [
+    design.id,
+  ])
+  assert.deepEqual((await wg.projects.removeMember(made.id, design.id)).team_ids, [])
+
   // Projects, canvases, tasks, objectives, comments, activity: typed reads and writes.
   const projects = await wg.projects.list({ limit: 1 }).firstPage()
   assert.equal(projects.data.length, 1)
@@ -260,6 +276,14 @@ test('every operation of docs/openapi.json has an SDK method, and each works thr
   assert.ok((await wg.tasks.list({ status: ['done'] }).toArray(50)).some((t) => t.id === task.id))
   const okr = await wg.okrs.get(id('o1'))
   assert.equal((await wg.okrs.list().firstPage()).data[0]?.id, okr.id)
+  const goal = await wg.okrs.create({
+    title: 'Packed goal',
+    session: '2026-Q4',
+    key_results: [{ title: 'Packed result', start: 0, target: 10, unit: 'count' }],
+  })
+  const result = await wg.okrs.addKeyResult(goal.id, { title: 'Second', start: 0, target: 4 })
+  await wg.okrs.updateKeyResult(result.id, { target: 8 })
+  assert.equal((await wg.okrs.update(goal.id, { status: 'closed' })).status, 'closed')
   const checkin = await wg.okrs.checkin({ key_result_id: id('kr1'), value: 41 })
   assert.equal(checkin.key_result.current, 41)
   const comment = await wg.comments.create({ resource_id: task.id, body: 'Packed comment' })

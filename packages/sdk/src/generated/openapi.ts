@@ -84,7 +84,8 @@ export interface paths {
         delete?: never;
         options?: never;
         head?: never;
-        patch?: never;
+        /** Change a person's role */
+        patch: operations["updatePerson"];
         trace?: never;
     };
     "/v1/teams": {
@@ -97,8 +98,129 @@ export interface paths {
         /** List teams */
         get: operations["listTeams"];
         put?: never;
+        /** Create a team */
+        post: operations["createTeam"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** List pending invitations */
+        get: operations["listInvitations"];
+        put?: never;
+        /** Invite someone to the workspace */
+        post: operations["createInvitation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/invitations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Revoke an invitation */
+        delete: operations["revokeInvitation"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/{id}/deactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Deactivate a person: end their sign-in and every credential at once */
+        post: operations["deactivatePerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/people/{id}/reactivate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Reactivate a deactivated person */
+        post: operations["reactivatePerson"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        /** Rename a team */
+        patch: operations["updateTeam"];
+        trace?: never;
+    };
+    "/v1/teams/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a person to a team */
+        post: operations["addTeamMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/teams/{id}/members/{person_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a person from a team */
+        delete: operations["removeTeamMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -114,8 +236,60 @@ export interface paths {
         /** List projects */
         get: operations["listProjects"];
         put?: never;
+        /** Create a project */
+        post: operations["createProject"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        /** Change a project's name, description, status, visibility or owner */
+        patch: operations["updateProject"];
+        trace?: never;
+    };
+    "/v1/projects/{id}/members": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /** Add a person, team or integration to a project */
+        post: operations["addProjectMember"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/projects/{id}/members/{member_id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /** Remove a direct member from a project */
+        delete: operations["removeProjectMember"];
         options?: never;
         head?: never;
         patch?: never;
@@ -224,7 +398,11 @@ export interface paths {
         /** List OKRs */
         get: operations["listOkrs"];
         put?: never;
-        post?: never;
+        /**
+         * Create an objective, with its key results
+         * @description People only, not guests. The owner is you unless given; a private objective must be yours or your team's.
+         */
+        post: operations["createOkr"];
         delete?: never;
         options?: never;
         head?: never;
@@ -249,6 +427,66 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/v1/okrs/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change, close or reopen an objective
+         * @description For its owner, its team's members and the workspace's owners and admins, among those who can open it.
+         */
+        patch: operations["updateOkr"];
+        trace?: never;
+    };
+    "/v1/okrs/{id}/key-results": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a key result to an objective
+         * @description Recomputes the objective's progress; answers with both.
+         */
+        post: operations["createKeyResult"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/key-results/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Change a key result's title, start, target or unit
+         * @description Recomputes the objective's progress; answers with both.
+         */
+        patch: operations["updateKeyResult"];
         trace?: never;
     };
     "/v1/comments": {
@@ -842,6 +1080,226 @@ export interface paths {
 }
 /** Every webhook event the API sends, as a request to your endpoint. */
 export interface webhooks {
+    "person.invited": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The person.invited event
+         * @description An owner or admin invited someone (docs/api.md, "People"). Heard only by endpoints of owners and admins; the link is never in it. Signed as docs/webhooks.md describes.
+         */
+        post: operations["personInvitedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "person.joined": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The person.joined event
+         * @description Someone accepted an invitation and is now a person of the workspace. `email` is null: an endpoint's owner may be a guest. Signed as docs/webhooks.md describes.
+         */
+        post: operations["personJoinedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "person.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The person.updated event
+         * @description A person's role changed, or they were deactivated or reactivated (`previous_attributes` has `role` or `deactivated`). `email` is null. Signed as docs/webhooks.md describes.
+         */
+        post: operations["personUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "team.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The team.created event
+         * @description A team was made. Signed as docs/webhooks.md describes.
+         */
+        post: operations["teamCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "team.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The team.updated event
+         * @description A team was renamed. Signed as docs/webhooks.md describes.
+         */
+        post: operations["teamUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "team.member_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The team.member_added event
+         * @description A person was added to a team, and opens what the team opens. Signed as docs/webhooks.md describes.
+         */
+        post: operations["teamMemberAddedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "team.member_removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The team.member_removed event
+         * @description A person was removed from a team. Signed as docs/webhooks.md describes.
+         */
+        post: operations["teamMemberRemovedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The project.created event
+         * @description A project was made; its maker owns it and belongs to it. Signed as docs/webhooks.md describes.
+         */
+        post: operations["projectCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The project.updated event
+         * @description A project changed its name, description, status, visibility or owner. Signed as docs/webhooks.md describes.
+         */
+        post: operations["projectUpdatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.member_added": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The project.member_added event
+         * @description A person, team or integration was added to a project. Signed as docs/webhooks.md describes.
+         */
+        post: operations["projectMemberAddedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "project.member_removed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The project.member_removed event
+         * @description A person, team or integration was removed from a project. Signed as docs/webhooks.md describes.
+         */
+        post: operations["projectMemberRemovedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "canvas.updated": {
         parameters: {
             query?: never;
@@ -922,6 +1380,26 @@ export interface webhooks {
         patch?: never;
         trace?: never;
     };
+    "okr.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The okr.created event
+         * @description An objective was created, with the key results created with it. Signed as docs/webhooks.md describes.
+         */
+        post: operations["okrCreatedWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "okr.checkin": {
         parameters: {
             query?: never;
@@ -936,6 +1414,26 @@ export interface webhooks {
          * @description A check-in was logged on a key result; with the key result and the objective progress. Signed as docs/webhooks.md describes.
          */
         post: operations["okrCheckinWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "okr.updated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * The okr.updated event
+         * @description An objective was changed, closed or reopened, or one of its key results was added or changed; `previous_attributes` holds the earlier values of its changed fields (`key_results` and `progress` for a key result). Signed as docs/webhooks.md describes.
+         */
+        post: operations["okrUpdatedWebhook"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1023,7 +1521,7 @@ export interface components {
             /** @constant */
             type: "activity";
             /** @enum {unknown} */
-            verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+            verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
             actor_id: string | null;
             subject_id: string;
             subject_type: string;
@@ -1040,13 +1538,27 @@ export interface components {
             data: components["schemas"]["ActivityEntry"][];
             next_cursor: string | null;
         };
+        /** AddProjectMemberRequest */
+        AddProjectMemberRequest: {
+            /** @description A person, by id, name or `me`. */
+            person_id?: string;
+            /** @description A team, by id or name. */
+            team_id?: string;
+            /** @description An integration. */
+            integration_id?: string;
+        };
+        /** AddTeamMemberRequest */
+        AddTeamMemberRequest: {
+            /** @description A person, by id, name or `me`. */
+            person_id: string;
+        };
         /** AnyRecord */
         AnyRecord: components["schemas"]["Workspace"] | components["schemas"]["Person"] | components["schemas"]["Team"] | components["schemas"]["Project"] | components["schemas"]["Canvas"] | components["schemas"]["Task"] | components["schemas"]["Okr"] | components["schemas"]["KeyResult"] | components["schemas"]["Checkin"] | components["schemas"]["Comment"] | components["schemas"]["ActivityEntry"];
         /** AuditEntry */
         AuditEntry: {
             id: string;
             /** @enum {unknown} */
-            action: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent";
+            action: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created" | "person.invited" | "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "workspace.created" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent" | "invitation.revoked";
             /** @description The person or integration that acted. */
             actor_id: string;
             token_id: string | null;
@@ -1068,10 +1580,10 @@ export interface components {
             ip: string | null;
             user_agent: string | null;
             /**
-             * @description The interface the change came through: the REST API, the MCP server or the dashboard.
+             * @description The interface the change came through: the REST API, the MCP server, the dashboard, or the command line (`workgraph init`).
              * @enum {unknown}
              */
-            via: "api" | "mcp" | "web";
+            via: "api" | "mcp" | "web" | "cli";
             /**
              * Format: date-time
              * @example 2026-11-22T10:00:00.000Z
@@ -1166,7 +1678,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -1227,7 +1739,7 @@ export interface components {
              * @description What happened, such as task.created.
              * @enum {unknown}
              */
-            event: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+            event: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
             /** @enum {unknown} */
             resource_type: "project" | "canvas" | "task" | "okr" | "comment";
             resource_id: string;
@@ -1381,7 +1893,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -1530,7 +2042,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -1589,7 +2101,7 @@ export interface components {
         CreateApiKeyRequest: {
             name: string;
             /** @description At most the scopes of the token making the request. */
-            scopes: ("workspace:read" | "people:read" | "project:read" | "project:write" | "canvas:read" | "canvas:create" | "canvas:write" | "task:read" | "task:write" | "okr:read" | "okr:checkin" | "comment:read" | "comment:write" | "activity:read" | "webhook:manage" | "audit:read" | "token:manage" | "goal:read" | "goal:write")[];
+            scopes: ("workspace:read" | "people:read" | "people:write" | "project:read" | "project:write" | "canvas:read" | "canvas:create" | "canvas:write" | "task:read" | "task:write" | "okr:read" | "okr:checkin" | "okr:write" | "comment:read" | "comment:write" | "activity:read" | "webhook:manage" | "audit:read" | "token:manage" | "goal:read" | "goal:write")[];
             /** @description Fence the key to these projects (each one the token making the request can open). Left out: the fence of the token making the request, if it has one. */
             project_ids?: string[];
             /**
@@ -1625,13 +2137,104 @@ export interface components {
             body: string;
             parent_id?: string | null;
         };
+        /** CreatedInvitation */
+        CreatedInvitation: {
+            invitation: components["schemas"]["Invitation"];
+            url: string | null;
+            email: ("sent" | "failed" | "not_configured") | null;
+        };
+        /**
+         * CreatedInvitationDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        CreatedInvitationDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                invitation: {
+                    /** @description inv_… */
+                    id: string | null;
+                    /** @constant */
+                    type: "invitation";
+                    email: string | null;
+                    name: (string | null) | null;
+                    /**
+                     * @description Only an owner may invite an admin.
+                     * @enum {unknown}
+                     */
+                    role: "admin" | "member" | "guest";
+                    /** @enum {unknown} */
+                    status: "pending" | "accepted" | "revoked" | "expired";
+                    /** @description The owner or admin who invited (usr_…). */
+                    inviter_id: string | null;
+                    person_id: (string | null) | null;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T10:00:00.000Z
+                     */
+                    created_at: string;
+                    /**
+                     * Format: date-time
+                     * @example 2026-11-22T10:00:00.000Z
+                     */
+                    expires_at: string;
+                    accepted_at: string | null;
+                    revoked_at: string | null;
+                };
+                url: (string | null) | null;
+                email: ("sent" | "failed" | "not_configured") | null;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
         /** CreatedWebhookEndpoint */
         CreatedWebhookEndpoint: {
             id: string;
             /** @constant */
             type: "webhook";
             url: string;
-            events: ("canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created")[];
+            events: ("person.invited" | "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created")[];
+            project_ids: string[] | null;
             description: string | null;
             /** @enum {unknown} */
             status: "active" | "disabled";
@@ -1667,7 +2270,8 @@ export interface components {
                 /** @constant */
                 type: "webhook";
                 url: string | null;
-                events: ("canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created")[];
+                events: ("person.invited" | "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created")[];
+                project_ids: (string | null)[] | null;
                 description: (string | null) | null;
                 /** @enum {unknown} */
                 status: "active" | "disabled";
@@ -1710,7 +2314,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -1732,6 +2336,59 @@ export interface components {
                 data: Record<string, never>;
             }[];
         };
+        /** CreateInvitationRequest */
+        CreateInvitationRequest: {
+            /** Format: email */
+            email: string;
+            /**
+             * @description Only an owner may invite an admin.
+             * @enum {unknown}
+             */
+            role: "admin" | "member" | "guest";
+            name?: string;
+        };
+        /** CreateKeyResultRequest */
+        CreateKeyResultRequest: {
+            title: string;
+            /** @description Where progress is measured from (default 0). */
+            start?: number;
+            /** @description Where progress is complete; not `start`. */
+            target: number;
+            /** @description Such as `%` or `users`. */
+            unit?: string;
+        };
+        /** CreateOkrRequest */
+        CreateOkrRequest: {
+            title: string;
+            /** @description The period: `2026-Q4`, `2026-H1` or `2026` (kept in that form, whatever the case), against which health is measured; any other name is kept as given and has no health. */
+            session: string;
+            /** @description A person you can see (id, name or `me`); you when left out. */
+            owner_id?: string;
+            team_id?: string | null;
+            project_id?: string | null;
+            /**
+             * @description `workspace`: every member. `private`: its owner and the members of its team; you must be one of them. Default: `workspace`.
+             * @enum {unknown}
+             */
+            visibility?: "workspace" | "private";
+            /** @description Created with the objective, in this order. */
+            key_results?: components["schemas"]["NewKeyResult"][];
+        };
+        /** CreateProjectRequest */
+        CreateProjectRequest: {
+            name: string;
+            description?: string;
+            /**
+             * @description Default `active`. Default: `active`.
+             * @enum {unknown}
+             */
+            status?: "planned" | "active" | "paused" | "completed" | "archived";
+            /**
+             * @description `workspace`: every non-guest member. `private`: only its members (you, until you add others). Default: `workspace`.
+             * @enum {unknown}
+             */
+            visibility?: "workspace" | "private";
+        };
         /** CreateTaskRequest */
         CreateTaskRequest: {
             title: string;
@@ -1748,12 +2405,20 @@ export interface components {
              */
             status?: "todo" | "in_progress" | "blocked" | "done";
         };
+        /** CreateTeamRequest */
+        CreateTeamRequest: {
+            name: string;
+            /** @description Its first members: people by id, name or `me`. */
+            member_ids?: string[];
+        };
         /** CreateWebhookRequest */
         CreateWebhookRequest: {
             /** @description An https URL. */
             url: string;
             /** @description Default: all of them. */
-            events?: ("canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created")[];
+            events?: ("person.invited" | "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created")[];
+            /** @description Only events about these projects (by id or name) and what is in them: their tasks, canvases, objectives and comments. Events about teams have no project and are left out. */
+            project_ids?: string[];
             description?: string;
         };
         /** DeletedWebhookEndpoint */
@@ -1795,7 +2460,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -1868,6 +2533,124 @@ export interface components {
         /** HealthStatus */
         HealthStatus: {
             status: string;
+        };
+        /** Invitation */
+        Invitation: {
+            /** @description inv_… */
+            id: string;
+            /** @constant */
+            type: "invitation";
+            email: string;
+            name: string | null;
+            /**
+             * @description Only an owner may invite an admin.
+             * @enum {unknown}
+             */
+            role: "admin" | "member" | "guest";
+            /** @enum {unknown} */
+            status: "pending" | "accepted" | "revoked" | "expired";
+            /** @description The owner or admin who invited (usr_…). */
+            inviter_id: string;
+            person_id: string | null;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            expires_at: string;
+            accepted_at: string | null;
+            revoked_at: string | null;
+        };
+        /**
+         * InvitationDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        InvitationDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                /** @description inv_… */
+                id: string | null;
+                /** @constant */
+                type: "invitation";
+                email: string | null;
+                name: (string | null) | null;
+                /**
+                 * @description Only an owner may invite an admin.
+                 * @enum {unknown}
+                 */
+                role: "admin" | "member" | "guest";
+                /** @enum {unknown} */
+                status: "pending" | "accepted" | "revoked" | "expired";
+                /** @description The owner or admin who invited (usr_…). */
+                inviter_id: string | null;
+                person_id: (string | null) | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                expires_at: string;
+                accepted_at: string | null;
+                revoked_at: string | null;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /** InvitationOrDryRun */
+        InvitationOrDryRun: components["schemas"]["Invitation"] | components["schemas"]["InvitationDryRun"];
+        /** InvitationPage */
+        InvitationPage: {
+            data: components["schemas"]["Invitation"][];
+            next_cursor: string | null;
         };
         /** IssuedApiKey */
         IssuedApiKey: {
@@ -1946,7 +2729,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -2003,6 +2786,113 @@ export interface components {
             unit: string;
             progress: number;
         };
+        /** KeyResultWritten */
+        KeyResultWritten: {
+            id: string;
+            /** @description The resource's page in the product. */
+            url: string;
+            /** @description The resource in this API. */
+            api_url: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            updated_at: string;
+            /** @constant */
+            type: "key_result";
+            objective_id: string;
+            title: string;
+            start: number;
+            target: number;
+            current: number;
+            unit: string;
+            progress: number;
+            objective_progress: number;
+        };
+        /**
+         * KeyResultWrittenDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        KeyResultWrittenDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "key_result";
+                objective_id: string | null;
+                title: string | null;
+                start: number;
+                target: number;
+                current: number;
+                unit: string | null;
+                progress: number;
+                objective_progress: number;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /** KeyResultWrittenOrDryRun */
+        KeyResultWrittenOrDryRun: components["schemas"]["KeyResultWritten"] | components["schemas"]["KeyResultWrittenDryRun"];
         /** Link */
         Link: {
             /** @description How it relates: project, parent, subtask, canvas, owner, member, link, linked_from, … */
@@ -2048,6 +2938,16 @@ export interface components {
                 project_ids: string[] | null;
                 expires_at: string | null;
             };
+        };
+        /** NewKeyResult */
+        NewKeyResult: {
+            title: string;
+            /** @description Where progress is measured from (default 0). */
+            start?: number;
+            /** @description Where progress is complete; not `start`. */
+            target: number;
+            /** @description Such as `%` or `users`. */
+            unit?: string;
         };
         /** OAuthError */
         OAuthError: {
@@ -2132,7 +3032,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -2205,6 +3105,12 @@ export interface components {
             project_id: string | null;
             /** @enum {unknown} */
             visibility: "workspace" | "private";
+            /**
+             * @description `closed` once its owner, its team or an admin has closed it.
+             * @enum {unknown}
+             */
+            status: "open" | "closed";
+            closed_at: string | null;
             /** @description Mean progress of the key results. */
             progress: number;
             key_results: components["schemas"]["OkrKeyResult"][];
@@ -2236,6 +3142,130 @@ export interface components {
             };
         };
         /**
+         * OkrCreatedEvent
+         * @description An objective was created, with the key results created with it.
+         */
+        OkrCreatedEvent: {
+            /** @description The event (evt_…): the same on every retry; dedupe on it. */
+            id: string;
+            /** @constant */
+            type: "okr.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            workspace_id: string;
+            delivery: components["schemas"]["WebhookDeliveryInfo"];
+            data: {
+                object: components["schemas"]["Okr"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * OkrDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        OkrDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "okr";
+                title: string | null;
+                session: string | null;
+                owner_id: (string | null) | null;
+                team_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @enum {unknown} */
+                visibility: "workspace" | "private";
+                /**
+                 * @description `closed` once its owner, its team or an admin has closed it.
+                 * @enum {unknown}
+                 */
+                status: "open" | "closed";
+                closed_at: string | null;
+                /** @description Mean progress of the key results. */
+                progress: number;
+                key_results: {
+                    id: string | null;
+                    title: string | null;
+                    start: number;
+                    target: number;
+                    current: number;
+                    unit: string | null;
+                    progress: number;
+                }[];
+                confidence: number | null;
+                health: {
+                    /** @enum {unknown} */
+                    verdict: "achieved" | "on_track" | "at_risk" | "off_track";
+                    /** @description The share of the session's period that has passed. */
+                    expected_progress: number;
+                } | null;
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /**
          * OkrHealth
          * @description Progress against the time elapsed in its session (docs/api.md, "OKR health"); null when the session, such as 2026-Q4, 2026-H1 or 2026, names no period.
          */
@@ -2255,10 +3285,36 @@ export interface components {
             unit: string;
             progress: number;
         };
+        /** OkrOrDryRun */
+        OkrOrDryRun: components["schemas"]["Okr"] | components["schemas"]["OkrDryRun"];
         /** OkrPage */
         OkrPage: {
             data: components["schemas"]["Okr"][];
             next_cursor: string | null;
+        };
+        /**
+         * OkrUpdatedEvent
+         * @description An objective was changed, closed or reopened, or one of its key results was added or changed; `previous_attributes` holds the earlier values of its changed fields (`key_results` and `progress` for a key result).
+         */
+        OkrUpdatedEvent: {
+            /** @description The event (evt_…): the same on every retry; dedupe on it. */
+            id: string;
+            /** @constant */
+            type: "okr.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            workspace_id: string;
+            delivery: components["schemas"]["WebhookDeliveryInfo"];
+            data: {
+                object: components["schemas"]["Okr"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
         };
         /** Person */
         Person: {
@@ -2283,13 +3339,166 @@ export interface components {
             email: string | null;
             /** @enum {unknown} */
             role: "owner" | "admin" | "member" | "guest";
+            /** @description The person left the workspace (`POST /v1/people/{id}/deactivate`): they cannot sign in and hold no working credential; what they wrote stays theirs. */
+            deactivated: boolean;
             /** @description Teams of the person that the caller can see. */
             teams: string[];
         };
+        /**
+         * PersonDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        PersonDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "person";
+                name: string | null;
+                email: (string | null) | null;
+                /** @enum {unknown} */
+                role: "owner" | "admin" | "member" | "guest";
+                /** @description The person left the workspace (`POST /v1/people/{id}/deactivate`): they cannot sign in and hold no working credential; what they wrote stays theirs. */
+                deactivated: boolean;
+                /** @description Teams of the person that the caller can see. */
+                teams: (string | null)[];
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /**
+         * PersonInvitedEvent
+         * @description An owner or admin invited someone (docs/api.md, "People"). Heard only by endpoints of owners and admins; the link is never in it.
+         */
+        PersonInvitedEvent: {
+            /** @description The event (evt_…): the same on every retry; dedupe on it. */
+            id: string;
+            /** @constant */
+            type: "person.invited";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            workspace_id: string;
+            delivery: components["schemas"]["WebhookDeliveryInfo"];
+            data: {
+                object: components["schemas"]["Invitation"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * PersonJoinedEvent
+         * @description Someone accepted an invitation and is now a person of the workspace. `email` is null: an endpoint's owner may be a guest.
+         */
+        PersonJoinedEvent: {
+            /** @description The event (evt_…): the same on every retry; dedupe on it. */
+            id: string;
+            /** @constant */
+            type: "person.joined";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            workspace_id: string;
+            delivery: components["schemas"]["WebhookDeliveryInfo"];
+            data: {
+                object: components["schemas"]["Person"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** PersonOrDryRun */
+        PersonOrDryRun: components["schemas"]["Person"] | components["schemas"]["PersonDryRun"];
         /** PersonPage */
         PersonPage: {
             data: components["schemas"]["Person"][];
             next_cursor: string | null;
+        };
+        /**
+         * PersonUpdatedEvent
+         * @description A person's role changed, or they were deactivated or reactivated (`previous_attributes` has `role` or `deactivated`). `email` is null.
+         */
+        PersonUpdatedEvent: {
+            /** @description The event (evt_…): the same on every retry; dedupe on it. */
+            id: string;
+            /** @constant */
+            type: "person.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            workspace_id: string;
+            delivery: components["schemas"]["WebhookDeliveryInfo"];
+            data: {
+                object: components["schemas"]["Person"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
         };
         /** Problem */
         Problem: {
@@ -2348,10 +3557,197 @@ export interface components {
             /** @description Teams that belong to the project that the caller can see. */
             team_ids: string[];
         };
+        /**
+         * ProjectCreatedEvent
+         * @description A project was made; its maker owns it and belongs to it.
+         */
+        ProjectCreatedEvent: {
+            /** @description The event (evt_…): the same on every retry; dedupe on it. */
+            id: string;
+            /** @constant */
+            type: "project.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            workspace_id: string;
+            delivery: components["schemas"]["WebhookDeliveryInfo"];
+            data: {
+                object: components["schemas"]["Project"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * ProjectDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        ProjectDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "project";
+                name: string | null;
+                description: string | null;
+                /** @enum {unknown} */
+                status: "planned" | "active" | "paused" | "completed" | "archived";
+                /** @enum {unknown} */
+                visibility: "workspace" | "private";
+                owner_id: (string | null) | null;
+                /** @description People who belong to the project, directly or through a team, that the caller can see. */
+                member_ids: (string | null)[];
+                /** @description Teams that belong to the project that the caller can see. */
+                team_ids: (string | null)[];
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /**
+         * ProjectMemberAddedEvent
+         * @description A person, team or integration was added to a project.
+         */
+        ProjectMemberAddedEvent: {
+            /** @description The event (evt_…): the same on every retry; dedupe on it. */
+            id: string;
+            /** @constant */
+            type: "project.member_added";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            workspace_id: string;
+            delivery: components["schemas"]["WebhookDeliveryInfo"];
+            data: {
+                object: components["schemas"]["ProjectMembership"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * ProjectMemberRemovedEvent
+         * @description A person, team or integration was removed from a project.
+         */
+        ProjectMemberRemovedEvent: {
+            /** @description The event (evt_…): the same on every retry; dedupe on it. */
+            id: string;
+            /** @constant */
+            type: "project.member_removed";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            workspace_id: string;
+            delivery: components["schemas"]["WebhookDeliveryInfo"];
+            data: {
+                object: components["schemas"]["ProjectMembership"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** ProjectMembership */
+        ProjectMembership: {
+            /** @constant */
+            type: "project_membership";
+            project_id: string;
+            member_id: string | null;
+            /** @enum {unknown} */
+            member_type: "person" | "team" | "integration";
+        };
+        /** ProjectOrDryRun */
+        ProjectOrDryRun: components["schemas"]["Project"] | components["schemas"]["ProjectDryRun"];
         /** ProjectPage */
         ProjectPage: {
             data: components["schemas"]["Project"][];
             next_cursor: string | null;
+        };
+        /**
+         * ProjectUpdatedEvent
+         * @description A project changed its name, description, status, visibility or owner.
+         */
+        ProjectUpdatedEvent: {
+            /** @description The event (evt_…): the same on every retry; dedupe on it. */
+            id: string;
+            /** @constant */
+            type: "project.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            workspace_id: string;
+            delivery: components["schemas"]["WebhookDeliveryInfo"];
+            data: {
+                object: components["schemas"]["Project"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
         };
         /** RecoverDeliveriesRequest */
         RecoverDeliveriesRequest: {
@@ -2396,7 +3792,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -2510,7 +3906,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -2571,7 +3967,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -2954,7 +4350,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -3189,7 +4585,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -3265,10 +4661,188 @@ export interface components {
             /** @description Members the caller can see. */
             member_ids: string[];
         };
+        /**
+         * TeamCreatedEvent
+         * @description A team was made.
+         */
+        TeamCreatedEvent: {
+            /** @description The event (evt_…): the same on every retry; dedupe on it. */
+            id: string;
+            /** @constant */
+            type: "team.created";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            workspace_id: string;
+            delivery: components["schemas"]["WebhookDeliveryInfo"];
+            data: {
+                object: components["schemas"]["Team"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * TeamDryRun
+         * @description What a write with `dry_run=true` answers (200): nothing was written. `result` is the body the write would answer, with the ids it would assign, the `url` and `api_url` that would name them, and any secret it would reveal, as null.
+         */
+        TeamDryRun: {
+            /** @constant */
+            dry_run: true;
+            /** @description The body the write would answer. */
+            result: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "team";
+                name: string | null;
+                /** @description Members the caller can see. */
+                member_ids: (string | null)[];
+            };
+            /** @description The activity entries it would record, as GET /v1/activity shows them, their new ids as null. */
+            activity: {
+                id: string | null;
+                /** @description The resource's page in the product. */
+                url: string | null;
+                /** @description The resource in this API. */
+                api_url: string | null;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @example 2026-11-22T10:00:00.000Z
+                 */
+                updated_at: string;
+                /** @constant */
+                type: "activity";
+                /** @enum {unknown} */
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                actor_id: (string | null) | null;
+                subject_id: string | null;
+                subject_type: string | null;
+                subject_title: (string | null) | null;
+                object_id: (string | null) | null;
+                project_id: (string | null) | null;
+                /** @description Fields of the subject that changed, with their values before and after. A person the caller may not see is null; `from_name` and `to_name` name people where the token reads them. */
+                changes: {
+                    [key: string]: {
+                        from: unknown;
+                        to: unknown;
+                        from_name?: (string | null) | null;
+                        to_name?: (string | null) | null;
+                    };
+                };
+            }[];
+            events: {
+                type: string;
+                data: Record<string, never>;
+            }[];
+        };
+        /**
+         * TeamMemberAddedEvent
+         * @description A person was added to a team, and opens what the team opens.
+         */
+        TeamMemberAddedEvent: {
+            /** @description The event (evt_…): the same on every retry; dedupe on it. */
+            id: string;
+            /** @constant */
+            type: "team.member_added";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            workspace_id: string;
+            delivery: components["schemas"]["WebhookDeliveryInfo"];
+            data: {
+                object: components["schemas"]["TeamMembership"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /**
+         * TeamMemberRemovedEvent
+         * @description A person was removed from a team.
+         */
+        TeamMemberRemovedEvent: {
+            /** @description The event (evt_…): the same on every retry; dedupe on it. */
+            id: string;
+            /** @constant */
+            type: "team.member_removed";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            workspace_id: string;
+            delivery: components["schemas"]["WebhookDeliveryInfo"];
+            data: {
+                object: components["schemas"]["TeamMembership"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
+        };
+        /** TeamMembership */
+        TeamMembership: {
+            /** @constant */
+            type: "team_membership";
+            team_id: string;
+            /** @description Null when the person is hidden from the endpoint owner. */
+            person_id: string | null;
+        };
+        /** TeamOrDryRun */
+        TeamOrDryRun: components["schemas"]["Team"] | components["schemas"]["TeamDryRun"];
         /** TeamPage */
         TeamPage: {
             data: components["schemas"]["Team"][];
             next_cursor: string | null;
+        };
+        /**
+         * TeamUpdatedEvent
+         * @description A team was renamed.
+         */
+        TeamUpdatedEvent: {
+            /** @description The event (evt_…): the same on every retry; dedupe on it. */
+            id: string;
+            /** @constant */
+            type: "team.updated";
+            /**
+             * Format: date-time
+             * @example 2026-11-22T10:00:00.000Z
+             */
+            created_at: string;
+            workspace_id: string;
+            delivery: components["schemas"]["WebhookDeliveryInfo"];
+            data: {
+                object: components["schemas"]["Team"];
+                /** @description On an update: the earlier values of the object's fields that changed. A link the endpoint owner may not open is null, as in the object. */
+                previous_attributes?: {
+                    [key: string]: unknown;
+                };
+            };
         };
         /** Token */
         Token: {
@@ -3343,7 +4917,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -3379,6 +4953,58 @@ export interface components {
             /** @description The projects, canvases, tasks and OKRs the canvas links to, in order, each once. Links you cannot open are kept, after these. */
             links?: string[];
         };
+        /** UpdateKeyResultRequest */
+        UpdateKeyResultRequest: {
+            title?: string;
+            /** @description Where progress is measured from. */
+            start?: number;
+            /** @description Where progress is complete; not `start`. */
+            target?: number;
+            /** @description Such as `%` or `users`. */
+            unit?: string;
+        };
+        /** UpdateOkrRequest */
+        UpdateOkrRequest: {
+            title?: string;
+            /** @description The period: `2026-Q4`, `2026-H1` or `2026` (kept in that form, whatever the case), against which health is measured; any other name is kept as given and has no health. */
+            session?: string;
+            /** @description A person you can see (id, name or `me`). */
+            owner_id?: string;
+            team_id?: string | null;
+            project_id?: string | null;
+            /**
+             * @description `workspace`: every member. `private`: its owner and the members of its team; you must be one of them.
+             * @enum {unknown}
+             */
+            visibility?: "workspace" | "private";
+            /**
+             * @description `closed` closes the objective; `open` reopens it.
+             * @enum {unknown}
+             */
+            status?: "open" | "closed";
+        };
+        /** UpdatePersonRequest */
+        UpdatePersonRequest: {
+            /**
+             * @description Only an owner grants or takes away `owner` and `admin`.
+             * @enum {unknown}
+             */
+            role: "owner" | "admin" | "member" | "guest";
+        };
+        /** UpdateProjectRequest */
+        UpdateProjectRequest: {
+            name?: string;
+            description?: string;
+            /** @enum {unknown} */
+            status?: "planned" | "active" | "paused" | "completed" | "archived";
+            /**
+             * @description Changed only by its owner, and by workspace owners and admins.
+             * @enum {unknown}
+             */
+            visibility?: "workspace" | "private";
+            /** @description A person who can open the project, by id, name or `me`. Changed only by its owner, and by workspace owners and admins. */
+            owner_id?: string;
+        };
         /** UpdateTaskRequest */
         UpdateTaskRequest: {
             title?: string;
@@ -3392,11 +5018,16 @@ export interface components {
             assignee_id?: string | null;
             due?: string | null;
         };
+        /** UpdateTeamRequest */
+        UpdateTeamRequest: {
+            name: string;
+        };
         /** UpdateWebhookRequest */
         UpdateWebhookRequest: {
             /** @description An https URL. */
             url?: string;
-            events?: ("canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created")[];
+            events?: ("person.invited" | "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created")[];
+            project_ids?: string[] | null;
             description?: string | null;
             /** @enum {unknown} */
             status?: "active" | "disabled";
@@ -3406,7 +5037,7 @@ export interface components {
             id: string;
             event_id: string;
             /** @enum {unknown} */
-            event_type: "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created" | "webhook.test";
+            event_type: "person.invited" | "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created" | "webhook.test";
             /** @enum {unknown} */
             status: "pending" | "succeeded" | "retrying" | "failed" | "skipped";
             attempts: components["schemas"]["DeliveryAttempt"][];
@@ -3423,7 +5054,7 @@ export interface components {
             id: string;
             event_id: string;
             /** @enum {unknown} */
-            event_type: "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created" | "webhook.test";
+            event_type: "person.invited" | "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created" | "webhook.test";
             /** @enum {unknown} */
             status: "pending" | "succeeded" | "retrying" | "failed" | "skipped";
             attempts: components["schemas"]["DeliveryAttemptDetail"][];
@@ -3447,7 +5078,7 @@ export interface components {
                 id: string | null;
                 event_id: string | null;
                 /** @enum {unknown} */
-                event_type: "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created" | "webhook.test";
+                event_type: "person.invited" | "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created" | "webhook.test";
                 /** @enum {unknown} */
                 status: "pending" | "succeeded" | "retrying" | "failed" | "skipped";
                 attempts: {
@@ -3489,7 +5120,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -3531,7 +5162,8 @@ export interface components {
             /** @constant */
             type: "webhook";
             url: string;
-            events: ("canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created")[];
+            events: ("person.invited" | "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created")[];
+            project_ids: string[] | null;
             description: string | null;
             /** @enum {unknown} */
             status: "active" | "disabled";
@@ -3565,7 +5197,8 @@ export interface components {
                 /** @constant */
                 type: "webhook";
                 url: string | null;
-                events: ("canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.checkin" | "comment.created")[];
+                events: ("person.invited" | "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created")[];
+                project_ids: (string | null)[] | null;
                 description: (string | null) | null;
                 /** @enum {unknown} */
                 status: "active" | "disabled";
@@ -3606,7 +5239,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created";
+                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -3915,6 +5548,49 @@ export interface operations {
             "5XX": components["responses"]["ApiProblem"];
         };
     };
+    updatePerson: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A resource id, such as tsk_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdatePersonRequest"];
+            };
+        };
+        responses: {
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonOrDryRun"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
     listTeams: {
         parameters: {
             query?: {
@@ -3942,6 +5618,394 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["TeamPage"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    createTeam: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateTeamRequest"];
+            };
+        };
+        responses: {
+            /** @description With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamDryRun"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Team"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    listInvitations: {
+        parameters: {
+            query?: {
+                /** @description Items per page (1–100). */
+                limit?: number;
+                /** @description The next_cursor of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationPage"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    createInvitation: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateInvitationRequest"];
+            };
+        };
+        responses: {
+            /** @description With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvitationDryRun"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedInvitation"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    revokeInvitation: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A resource id, such as tsk_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["InvitationOrDryRun"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    deactivatePerson: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A resource id, such as tsk_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonOrDryRun"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    reactivatePerson: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A resource id, such as tsk_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["PersonOrDryRun"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    updateTeam: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A resource id, such as tsk_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateTeamRequest"];
+            };
+        };
+        responses: {
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamOrDryRun"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    addTeamMember: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A resource id, such as tsk_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddTeamMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamOrDryRun"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    removeTeamMember: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+                person_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TeamOrDryRun"];
                 };
             };
             429: components["responses"]["RateLimited"];
@@ -3978,6 +6042,187 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["ProjectPage"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    createProject: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectDryRun"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Project"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    updateProject: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A resource id, such as tsk_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateProjectRequest"];
+            };
+        };
+        responses: {
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectOrDryRun"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    addProjectMember: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A resource id, such as tsk_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddProjectMemberRequest"];
+            };
+        };
+        responses: {
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectOrDryRun"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    removeProjectMember: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                id: string;
+                member_id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProjectOrDryRun"];
                 };
             };
             429: components["responses"]["RateLimited"];
@@ -4322,6 +6567,8 @@ export interface operations {
                 project_id?: string;
                 /** @description Only objectives owned by this team. */
                 team_id?: string;
+                /** @description Only open, or only closed, objectives. */
+                status?: "open" | "closed";
             };
             header?: never;
             path?: never;
@@ -4342,6 +6589,77 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["OkrPage"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    createOkr: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Make onboarding effortless",
+                 *       "session": "2026-Q4",
+                 *       "team_id": "Growth",
+                 *       "key_results": [
+                 *         {
+                 *           "title": "Activation rate",
+                 *           "start": 30,
+                 *           "target": 45,
+                 *           "unit": "%"
+                 *         }
+                 *       ]
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateOkrRequest"];
+            };
+        };
+        responses: {
+            /** @description With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkrDryRun"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Okr"];
                 };
             };
             429: components["responses"]["RateLimited"];
@@ -4406,6 +6724,159 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["CheckinCreated"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    updateOkr: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A resource id, such as tsk_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateOkrRequest"];
+            };
+        };
+        responses: {
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["OkrOrDryRun"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    createKeyResult: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A resource id, such as tsk_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "title": "Weekly active teams",
+                 *       "start": 40,
+                 *       "target": 100,
+                 *       "unit": "teams"
+                 *     }
+                 */
+                "application/json": components["schemas"]["CreateKeyResultRequest"];
+            };
+        };
+        responses: {
+            /** @description With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyResultWrittenDryRun"];
+                };
+            };
+            /** @description Created. */
+            201: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyResultWritten"];
+                };
+            };
+            429: components["responses"]["RateLimited"];
+            "4XX": components["responses"]["ApiProblem"];
+            "5XX": components["responses"]["ApiProblem"];
+        };
+    };
+    updateKeyResult: {
+        parameters: {
+            query?: {
+                /** @description true: validate and answer what the write would do (`{ dry_run, result, activity, events }`, status 200) without changing anything. Only `true` and `false` are accepted. */
+                dry_run?: boolean;
+            };
+            header?: {
+                /** @description Makes retries safe: the same key and request within 24 hours gets the first answer again, with `Idempotent-Replayed: true`. 1–255 characters of A-Z a-z 0-9 _ . : -, bare or in double quotes (a structured-field string); a UUID is a good choice. */
+                "Idempotency-Key"?: components["parameters"]["IdempotencyKey"];
+            };
+            path: {
+                /** @description A resource id, such as tsk_… */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateKeyResultRequest"];
+            };
+        };
+        responses: {
+            /** @description OK. With `dry_run=true`: what the write would do; nothing was written. */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["KeyResultWrittenOrDryRun"];
                 };
             };
             429: components["responses"]["RateLimited"];
@@ -4489,7 +6960,7 @@ export interface operations {
                 /** @description Only entries at or after this time. */
                 since?: string;
                 /** @description Only these verbs, such as task.completed (repeat for several). */
-                verbs?: ("project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created")[];
+                verbs?: ("project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created")[];
                 /** @description Only entries of this project. */
                 project_id?: string;
             };
@@ -4533,7 +7004,7 @@ export interface operations {
                 /** @description Only entries at or after this time. */
                 since?: string;
                 /** @description Only these verbs, such as task.completed (repeat for several). */
-                verbs?: ("project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created")[];
+                verbs?: ("project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created")[];
             };
             header?: never;
             path: {
@@ -5085,7 +7556,7 @@ export interface operations {
                 actor_id?: string;
                 resource_id?: string;
                 /** @description Only entries of this action. */
-                action?: "project.created" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "comment.created" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent";
+                action?: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created" | "person.invited" | "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "workspace.created" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent" | "invitation.revoked";
                 /** @description Entries at or after this time. */
                 since?: string;
                 /** @description Entries before this time. */
@@ -5943,6 +8414,325 @@ export interface operations {
             };
         };
     };
+    personInvitedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonInvitedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    personJoinedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonJoinedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    personUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["PersonUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    teamCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    teamUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    teamMemberAddedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamMemberAddedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    teamMemberRemovedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["TeamMemberRemovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    projectCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    projectUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectUpdatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    projectMemberAddedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectMemberAddedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    projectMemberRemovedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ProjectMemberRemovedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     canvasUpdatedWebhook: {
         parameters: {
             query?: never;
@@ -6059,6 +8849,35 @@ export interface operations {
             };
         };
     };
+    okrCreatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OkrCreatedEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
     okrCheckinWebhook: {
         parameters: {
             query?: never;
@@ -6069,6 +8888,35 @@ export interface operations {
         requestBody: {
             content: {
                 "application/json": components["schemas"]["OkrCheckinEvent"];
+            };
+        };
+        responses: {
+            /** @description Received. Any 2xx counts; answer within 15 seconds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Gone: the endpoint is disabled and nothing more is sent. */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+        };
+    };
+    okrUpdatedWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["OkrUpdatedEvent"];
             };
         };
         responses: {

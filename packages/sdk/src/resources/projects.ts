@@ -1,12 +1,12 @@
-import type { ActivityEntry, ListParams, Project } from '../api-types.ts'
+import type { ActivityEntry, BodyOf, ListParams, Project } from '../api-types.ts'
 import type { PagedList } from '../pages.ts'
 import type { WithResponse } from '../response-meta.ts'
-import type { RequestOptions, Transport } from '../transport.ts'
+import type { RequestOptions, Transport, WriteAnswer, WriteOptions } from '../transport.ts'
 import { pagedList } from './list.ts'
 import { pathOf } from './path.ts'
 import { recordOf } from './record.ts'
 
-/** Projects the token may open, and each one's activity. */
+/** Projects the token may open, each one's activity, and the writes that shape them. */
 export class Projects {
   readonly #transport: Transport
 
@@ -31,5 +31,54 @@ export class Projects {
     options?: RequestOptions,
   ): PagedList<ActivityEntry> {
     return pagedList(this.#transport, pathOf`/v1/projects/${id}/activity`, params, options)
+  }
+
+  /** Creates a project: the token's person owns it and is its first member. */
+  create<O extends WriteOptions = WriteOptions>(
+    body: BodyOf<'createProject'>,
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, Project>> {
+    return this.#transport.request({ method: 'POST', path: '/v1/projects', body, write: options })
+  }
+
+  /** Changes a project's name, description, status, visibility or owner. */
+  update<O extends WriteOptions = WriteOptions>(
+    id: string,
+    body: BodyOf<'updateProject'>,
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, Project>> {
+    return this.#transport.request({
+      method: 'PATCH',
+      path: pathOf`/v1/projects/${id}`,
+      body,
+      write: options,
+    })
+  }
+
+  /** Adds a person, team or integration to a project (how a private project is shared). */
+  addMember<O extends WriteOptions = WriteOptions>(
+    id: string,
+    body: BodyOf<'addProjectMember'>,
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, Project>> {
+    return this.#transport.request({
+      method: 'POST',
+      path: pathOf`/v1/projects/${id}/members`,
+      body,
+      write: options,
+    })
+  }
+
+  /** Removes a direct member (a person, team or integration) from a project. */
+  removeMember<O extends WriteOptions = WriteOptions>(
+    id: string,
+    memberId: string,
+    options: O = {} as O,
+  ): Promise<WriteAnswer<O, Project>> {
+    return this.#transport.request({
+      method: 'DELETE',
+      path: pathOf`/v1/projects/${id}/members/${memberId}`,
+      write: options,
+    })
   }
 }

@@ -103,7 +103,7 @@ function webhookOperations(): Json {
       type,
       {
         post: {
-          operationId: `${type.replace(/\.(\w)/, (_, c: string) => c.toUpperCase())}Webhook`,
+          operationId: `${type.replace(/[._](\w)/g, (_, c: string) => c.toUpperCase())}Webhook`,
           summary: `The ${type} event`,
           description: `${(schema as { description?: string }).description} Signed as docs/webhooks.md describes.`,
           tags: ['webhooks'],

@@ -10,6 +10,9 @@ test('the activity verbs are the kinds’ verbs, named <kind>.<verb>, in catalog
     [...ACTIVITY_VERBS],
     [
       'project.created',
+      'project.updated',
+      'project.member_added',
+      'project.member_removed',
       'canvas.created',
       'canvas.updated',
       'task.created',

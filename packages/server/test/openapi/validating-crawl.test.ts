@@ -39,7 +39,7 @@ before(async () => {
     // Olive also shapes objectives and the workspace's people.
     ...(bundle.api_keys ?? []).map((key) =>
       key.key === 'olive-key'
-        ? { ...key, scopes: [...key.scopes, 'okr:write', 'people:write'] }
+        ? { ...key, scopes: [...key.scopes, 'okr:write', 'people:write', 'project:write'] }
         : key,
     ),
     { key: 'workspace-only', person: 'olive', scopes: ['workspace:read'] },
@@ -389,6 +389,54 @@ async function crawlPeople(): Promise<void> {
   await refusals('reactivatePerson', 'POST', `/v1/people/${id('bob')}/reactivate`)
 }
 
+async function crawlProjectsAndTeams(): Promise<void> {
+  const team = await write(
+    'createTeam',
+    'POST',
+    '/v1/teams',
+    { body: { name: 'Crawled team', member_ids: [id('alice')] } },
+    201,
+  )
+  // The same name again: a 409.
+  await call('createTeam', 'POST', '/v1/teams', { body: { name: 'crawled team' } })
+  await refusals('createTeam', 'POST', '/v1/teams', { name: '' })
+  await write('updateTeam', 'PATCH', `/v1/teams/${team.id}`, { body: { name: 'Crawled crew' } })
+  await refusals('updateTeam', 'PATCH', `/v1/teams/${team.id}`, { colour: 'red' })
+  await write('addTeamMember', 'POST', `/v1/teams/${team.id}/members`, {
+    body: { person_id: id('bob') },
+  })
+  await refusals('addTeamMember', 'POST', `/v1/teams/${team.id}/members`, {})
+  await write('removeTeamMember', 'DELETE', `/v1/teams/${team.id}/members/${id('bob')}`, {})
+  await refusals('removeTeamMember', 'DELETE', `/v1/teams/${team.id}/members/${id('bob')}`)
+
+  const project = await write(
+    'createProject',
+    'POST',
+    '/v1/projects',
+    { body: { name: 'Crawled project', visibility: 'private' } },
+    201,
+  )
+  await refusals('createProject', 'POST', '/v1/projects', { name: 'x', status: 'done' })
+  await write('updateProject', 'PATCH', `/v1/projects/${project.id}`, {
+    body: { status: 'paused', description: 'Crawled' },
+  })
+  // Handing it to someone who cannot open it: a 422.
+  await call('updateProject', 'PATCH', `/v1/projects/${project.id}`, {
+    body: { owner_id: id('gus') },
+  })
+  await refusals('updateProject', 'PATCH', `/v1/projects/${project.id}`, { visibility: 'open' })
+  await write('addProjectMember', 'POST', `/v1/projects/${project.id}/members`, {
+    body: { team_id: team.id },
+  })
+  await call('addProjectMember', 'POST', `/v1/projects/${project.id}/members`, {
+    body: { team_id: team.id, person_id: id('bob') },
+    outOfSchema: true,
+  })
+  await refusals('addProjectMember', 'POST', `/v1/projects/${project.id}/members`, {})
+  await write('removeProjectMember', 'DELETE', `/v1/projects/${project.id}/members/${team.id}`, {})
+  await refusals('removeProjectMember', 'DELETE', `/v1/projects/${project.id}/members/${team.id}`)
+}
+
 async function crawlOAuth(): Promise<void> {
   const grants = await read('listOAuthGrants', '/v1/oauth-grants')
   const grant = grants.data[0].id
@@ -481,6 +529,7 @@ test('every answer of every operation is what the OpenAPI document declares', as
   await crawlReads()
   await crawlWrites()
   await crawlWebhooks()
+  await crawlProjectsAndTeams()
   await crawlPeople()
   await crawlOAuth()
   await crawlRateLimit()
