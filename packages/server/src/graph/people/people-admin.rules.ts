@@ -9,12 +9,21 @@ import type { WriteContext } from '../../writes/write-context.ts'
  * "Administering people"): invitations, roles, deactivation.
  */
 
-/** Refuses (403 `forbidden`) anyone who does not administer the workspace. */
+/**
+ * Refuses (403 `forbidden`) anyone who does not administer the workspace, and a credential fenced
+ * to projects: who belongs and with which role decides what everyone may open, so a key meant to
+ * reach a few projects must not be able to widen anyone's reach.
+ */
 export function requireAdministrator(principal: Principal): void {
   if (!canAdminister(principal))
     throw new ProblemError(
       'forbidden',
       "Only the workspace's owners and admins invite people, change roles and deactivate people.",
+    )
+  if (principal.fence !== null)
+    throw new ProblemError(
+      'forbidden',
+      'A credential fenced to projects cannot invite people, change roles or deactivate people.',
     )
 }
 

@@ -204,3 +204,24 @@ test('a dry run answers the change and its event, and changes nothing', async ()
   assert.equal(await roleOf('bob'), 'member')
   assert.deepEqual(await traces(), before)
 })
+
+test('a key fenced to projects cannot change roles, deactivate or invite, even an owner’s', async () => {
+  const fenced = await as('olive-key').post('/v1/api-keys', {
+    name: 'fenced admin',
+    scopes: ['people:read', 'people:write'],
+    project_ids: [id('open')],
+  })
+  assert.equal(fenced.status, 201, fenced.body)
+  const api = client(t.app, fenced.json.token)
+  const before = await traces()
+  for (const reply of [
+    await api.patch(`/v1/people/${id('bob')}`, { role: 'admin' }),
+    await api.post(`/v1/people/${id('bob')}/deactivate`),
+    await api.post('/v1/invitations', { email: 'fenced@example.test', role: 'member' }),
+  ]) {
+    assert.equal(reply.status, 403, reply.body)
+    assert.equal(reply.json.code, 'forbidden')
+  }
+  assert.equal(await roleOf('bob'), 'member')
+  assert.deepEqual(await traces(), before)
+})
