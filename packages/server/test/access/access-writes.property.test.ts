@@ -13,8 +13,8 @@ import { client, startTestApp, type TestApp } from '../harness/test-app.ts'
 import { worldArbitrary } from '../harness/world-arbitrary.ts'
 
 /*
- * The writes that shape a workspace, through the API, by random people and integrations of
- * random workspaces: every answer is the one docs/permissions.md gives (oracle-writes.ts), and
+ * The writes that shape a workspace (projects, their members, teams, roles), through the API,
+ * by random people and integrations of random workspaces: every answer is the one docs/permissions.md gives (oracle-writes.ts), and
  * after each one every principal's every list and record is what the oracle says, on the very
  * next request.
  */
@@ -47,6 +47,7 @@ const attemptArbitrary: fc.Arbitrary<Attempt> = fc.record({
     'createTeam' as const,
     'addTeamMember' as const,
     'removeTeamMember' as const,
+    'setRole' as const,
   ),
   actor: fc.nat(),
   target: fc.nat(),
@@ -100,6 +101,11 @@ function writeOf(world: World, attempt: Attempt, n: number): ShapingWrite | null
     case 'addTeamMember':
     case 'removeTeamMember':
       return team && person ? { op: attempt.op, actor, team, person } : null
+    case 'setRole': {
+      const roles = ['owner', 'admin', 'member', 'guest'] as const
+      const role = roles[attempt.kind % roles.length] as (typeof roles)[number]
+      return person ? { op: 'setRole', actor, person, role } : null
+    }
   }
 }
 
@@ -145,6 +151,8 @@ async function send(
         return api.post(`/v1/teams/${id(write.team)}/members`, { person_id: id(write.person) })
       case 'removeTeamMember':
         return api.delete(`/v1/teams/${id(write.team)}/members/${id(write.person)}`)
+      case 'setRole':
+        return api.patch(`/v1/people/${id(write.person)}`, { role: write.role })
     }
   })()
   return { status: reply.status, body: reply.body, id: (reply.json as { id?: string })?.id }

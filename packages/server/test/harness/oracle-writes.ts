@@ -2,8 +2,8 @@ import type { World } from './oracle.ts'
 
 /*
  * What the API must answer to a write that shapes a workspace (projects, their members, teams),
- * written straight from docs/permissions.md, "Who may change a project" and "Who may change
- * teams", over the oracle's world: plain code, no tokens, no SQL. `applied` says how the world
+ * written straight from docs/permissions.md, "Who may change a project", "Who may change
+ * teams" and "Administering people", over the oracle's world: plain code, no tokens, no SQL. `applied` says how the world
  * changes when the answer is a success.
  */
 
@@ -16,6 +16,9 @@ export type ShapingWrite =
   | { op: 'removeMember'; actor: string; project: string; member: string }
   | { op: 'createTeam'; actor: string; key: string }
   | { op: 'addTeamMember' | 'removeTeamMember'; actor: string; team: string; person: string }
+  | { op: 'setRole'; actor: string; person: string; role: Role }
+
+type Role = 'owner' | 'admin' | 'member' | 'guest'
 
 /** The status the API must answer, and the change to the world when it is a success. */
 export interface Expected {
@@ -77,6 +80,17 @@ export function expectedAnswer(world: World, write: ShapingWrite): Expected {
             ? w.teams.get(write.team)?.add(write.person)
             : w.teams.get(write.team)?.delete(write.person),
       }
+    }
+    case 'setRole': {
+      if (!isPerson(world, actor) || !isAdmin(world, actor)) return { status: 403 }
+      const from = world.roles.get(write.person) as Role
+      if (from === write.role) return { status: 200 }
+      const powerful = (role: Role) => role === 'owner' || role === 'admin'
+      if ((powerful(from) || powerful(write.role)) && world.roles.get(actor) !== 'owner')
+        return { status: 403 }
+      const owners = [...world.roles.values()].filter((role) => role === 'owner').length
+      if (from === 'owner' && owners <= 1) return { status: 409 }
+      return { status: 200, apply: (w) => w.roles.set(write.person, write.role) }
     }
     default:
       return projectAnswer(world, write)
