@@ -102,10 +102,14 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
   listen: {
     summary:
       'Forwards the webhooks of WORKGRAPH_URL to your app, through a temporary endpoint (docs/webhooks.md).',
-    usage: ['listen  --forward-to URL [--events task.created,…]'],
+    usage: ['listen  --forward-to URL [--events task.created,…] [--projects NAME,…]'],
     options: [
       ['--forward-to URL', 'your app: each signed delivery is passed on to it unchanged'],
       ['--events LIST', 'only these events (default: every event)'],
+      [
+        '--projects LIST',
+        'only events about these projects (ids or names) and what is in them (default: all)',
+      ],
     ],
   },
 }

@@ -5,20 +5,27 @@ import { stopSignal } from './stop-signal.ts'
 import { type Forwarded, WebhookForwarder } from './webhook-forwarder.ts'
 
 /**
- * `workgraph listen --forward-to URL [--events a,b]`: the local loop of `stripe listen`
- * (docs/webhooks.md, "Receiving locally"). It registers a temporary webhook endpoint on the
- * server named by WORKGRAPH_URL, with WORKGRAPH_API_KEY, that delivers to a receiver of its own on
- * a loopback port; passes each signed delivery on to URL unchanged, so the app verifies it with
- * the printed secret; prints a line for each; and removes the endpoint on SIGINT or SIGTERM.
+ * `workgraph listen --forward-to URL [--events a,b] [--projects p,q]`: the local loop of `stripe
+ * listen` (docs/webhooks.md, "Receiving locally"). It registers a temporary webhook endpoint on
+ * the server named by WORKGRAPH_URL, with WORKGRAPH_API_KEY, that delivers to a receiver of its
+ * own on a loopback port; passes each signed delivery on to URL unchanged, so the app verifies it
+ * with the printed secret; prints a line for each; and removes the endpoint on SIGINT or SIGTERM.
+ * `--projects` is the endpoint's `project_ids`, so an app meant for a few projects is tried on
+ * exactly what it will hear.
  */
 export async function listenCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parseArgs({
     args,
-    options: { 'forward-to': { type: 'string' }, events: { type: 'string' } },
+    options: {
+      'forward-to': { type: 'string' },
+      events: { type: 'string' },
+      projects: { type: 'string' },
+    },
     strict: true,
   })
   const forwardTo = forwardTarget(values['forward-to'])
   const events = values.events?.split(',').map((event) => event.trim())
+  const projects = values.projects?.split(',').map((project) => project.trim())
   const target = serverTarget(io.env)
   const stopped = stopSignal()
   const forwarder = new WebhookForwarder(forwardTo, (forwarded) =>
@@ -31,6 +38,7 @@ export async function listenCommand(args: string[], io: CliIO): Promise<number> 
       url: receiver,
       description: `workgraph listen → ${forwardTo.href} (removed when it stops)`,
       ...(events ? { events } : {}),
+      ...(projects ? { project_ids: projects } : {}),
     })
     endpointId = made.id as string
     forwarder.trust(made.secret as string)

@@ -81,6 +81,49 @@ test('listen forwards each signed delivery to the app, prints it, and removes it
   }
 })
 
+test('listen --projects forwards only what belongs to those projects', async () => {
+  const port = await freePort()
+  const base = `http://127.0.0.1:${port}`
+  const server = startCli(['serve', '--demo', '--port', String(port), ...data.target], env)
+  const receiver = await app()
+  try {
+    const [, key] = await server.waitFor(/Authorization: Bearer (wg_key_\w+)"/)
+    const api = async (method: string, path: string, body?: unknown) => {
+      const answer = await fetch(`${base}${path}`, {
+        method,
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        ...(body ? { body: JSON.stringify(body) } : {}),
+      })
+      assert.ok(answer.ok, `${method} ${path}: ${answer.status}`)
+      // biome-ignore lint/suspicious/noExplicitAny: answers are arbitrary JSON
+      return (await answer.json()) as any
+    }
+    const [heard, other] = (await api('GET', '/v1/projects?limit=2')).data
+    const listen = startCli(['listen', '--forward-to', receiver.url, '--projects', heard.name], {
+      WORKGRAPH_URL: base,
+      WORKGRAPH_API_KEY: key,
+    })
+    const [, endpoint] = await listen.waitFor(/Temporary endpoint (whk_\w+)/)
+    assert.deepEqual((await api('GET', `/v1/webhooks/${endpoint}`)).project_ids, [heard.id])
+    const outside = await api('POST', '/v1/tasks', { title: 'Elsewhere', project_id: other.id })
+    const inside = await api('POST', '/v1/tasks', { title: 'In it', project_id: heard.id })
+    await listen.waitFor(/task\.created\s+\S+\s+→ 204/)
+    // Events are fanned out in the order they were made: the later one was, so the earlier too.
+    const deliveries = await api('GET', `/v1/webhooks/${endpoint}/deliveries`)
+    assert.equal(deliveries.data.length, 1)
+    assert.equal(receiver.received.length, 1)
+    const delivered = JSON.parse(receiver.received[0]?.body ?? '{}')
+    assert.equal(delivered.data.object.id, inside.id)
+    assert.notEqual(delivered.data.object.id, outside.id)
+    listen.child.kill('SIGINT')
+    assert.equal(await listen.exit(), 0)
+  } finally {
+    await receiver.close()
+    server.child.kill('SIGTERM')
+    await server.exit()
+  }
+})
+
 // The loopback port the temporary endpoint delivers to, read from the endpoint itself.
 async function receiverPort(base: string, key: string, endpoint: string): Promise<string> {
   const answer = await fetch(`${base}/v1/webhooks/${endpoint}`, {
