@@ -2367,7 +2367,7 @@ export interface components {
             team_id?: string | null;
             project_id?: string | null;
             /**
-             * @description `workspace`: every member. `private`: its owner and the members of its team; you must be one of them. Default: `workspace`.
+             * @description `workspace` (the default): every member. `private`: its owner and the members of its team; you must be one of them. Required for an objective in a private project, where `workspace` would show it beyond the project.
              * @enum {unknown}
              */
             visibility?: "workspace" | "private";

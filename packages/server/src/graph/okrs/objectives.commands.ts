@@ -42,6 +42,11 @@ export async function createObjective(
   const teamId = (await reference(w, 'team', body.team_id, '/team_id')) ?? null
   const projectId = (await reference(w, 'project', body.project_id, '/project_id')) ?? null
   requireProjectInFence(w.principal.fence, projectId)
+  if (body.visibility === undefined && (await isPrivateProject(w, projectId)))
+    throw ruleBroken(
+      '/visibility',
+      'must be given for an objective in a private project: `workspace` shows it to every member, beyond the project; `private` to its owner and team only',
+    )
   const visibility = body.visibility ?? 'workspace'
   if (visibility === 'private' && !ownedByCaller(w, { owner_id: ownerId, team_id: teamId }))
     throw ruleBroken(
@@ -266,4 +271,17 @@ function ownedByCaller(
     objective.owner_id === actorId ||
     (objective.team_id !== null && teamIds.includes(objective.team_id))
   )
+}
+
+// Whether the objective's project (one the caller may open, checked before) is private: an
+// objective there is not private by default, so the caller says which it is to be.
+async function isPrivateProject(w: WriteContext, projectId: string | null): Promise<boolean> {
+  if (projectId === null) return false
+  const project = await w.trx
+    .selectFrom('projects')
+    .select('visibility')
+    .where('workspace_id', '=', w.principal.workspaceId)
+    .where('id', '=', projectId)
+    .executeTakeFirst()
+  return project?.visibility === 'private'
 }

@@ -25,7 +25,7 @@ const Session = Type.String({
     'The period: `2026-Q4`, `2026-H1` or `2026` (kept in that form, whatever the case), against which health is measured; any other name is kept as given and has no health.',
 })
 
-const Visibility = (options: { default?: string } = {}) =>
+const Visibility = (options: { description?: string } = {}) =>
   Type.Enum(['workspace', 'private'], {
     description:
       '`workspace`: every member. `private`: its owner and the members of its team; you must be one of them.',
@@ -68,7 +68,12 @@ export const CreateOkrBody = Type.Object(
     ),
     team_id: Reference('The owning team (id or name).'),
     project_id: Reference('A project you can open (id or name).'),
-    visibility: Type.Optional(Visibility({ default: 'workspace' })),
+    visibility: Type.Optional(
+      Visibility({
+        description:
+          '`workspace` (the default): every member. `private`: its owner and the members of its team; you must be one of them. Required for an objective in a private project, where `workspace` would show it beyond the project.',
+      }),
+    ),
     key_results: Type.Optional(
       Type.Array(NewKeyResult, {
         maxItems: KEY_RESULTS_PER_CREATION,

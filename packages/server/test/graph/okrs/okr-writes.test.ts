@@ -248,6 +248,30 @@ test('a private objective must be open to its creator; an owner may be given by 
     assert.equal((await as(who).get(`/v1/resources/${team.json.id}`)).status, status, who)
 })
 
+test('an objective in a private project must say who sees it; given, either is made', async () => {
+  const api = as('alice-key')
+  const unsaid = await refused(
+    () =>
+      api.post('/v1/okrs', { title: 'Quiet goal', session: '2026-Q4', project_id: id('secret') }),
+    422,
+    '/visibility',
+  )
+  assert.match(unsaid.json.errors[0].message, /private project/)
+  for (const visibility of ['private', 'workspace']) {
+    const made = await api.post('/v1/okrs', {
+      title: `Said goal ${visibility}`,
+      session: '2026-Q4',
+      project_id: id('secret'),
+      visibility,
+    })
+    assert.equal(made.status, 201, made.body)
+    assert.equal(made.json.visibility, visibility)
+  }
+  // Outside a private project the default stays `workspace`.
+  const open = await api.post('/v1/okrs', { title: 'Open goal', session: '2026-Q4' })
+  assert.equal(open.json.visibility, 'workspace')
+})
+
 test('bad input is a 4xx problem that writes nothing; a hidden project is the unknown 404', async () => {
   const api = as('alice-key')
   const okr = { title: 'Valid', session: '2026-Q4' }
@@ -541,6 +565,7 @@ test('a change to nothing records nothing, and null keeps a project the caller c
     title: 'In secret',
     session: '2026-Q4',
     project_id: id('secret'),
+    visibility: 'workspace',
   })
   const okrId = created.json.id
   // Adam opens the objective (open to the workspace) but not its project: he sees none.
