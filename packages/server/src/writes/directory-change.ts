@@ -2,7 +2,7 @@ import { auditRow } from '../audit/audit-writer.ts'
 import type { DirectoryEventType } from '../catalogue/verbs.ts'
 import type { FieldChange } from '../db/tables/activity.table.ts'
 import { newId } from '../lib/ids.ts'
-import type { WriteContext } from './write-context.ts'
+import { eventData, type WriteContext } from './write-context.ts'
 
 /** What a command records about a change to the workspace's people or teams. */
 export interface DirectoryChange {
@@ -36,16 +36,7 @@ export async function recordDirectoryChange(
   change: DirectoryChange,
 ): Promise<void> {
   const { trx, actor, now } = context
-  const fields = Object.keys(change.changes ?? {})
-  const data =
-    fields.length > 0 && fields.every((field) => field in change.eventObject)
-      ? {
-          object: change.eventObject,
-          previous_attributes: Object.fromEntries(
-            fields.map((field) => [field, change.changes?.[field]?.from]),
-          ),
-        }
-      : { object: change.eventObject }
+  const data = eventData(change.eventObject, change.changes ?? {})
   await trx
     .insertInto('events')
     .values({

@@ -181,7 +181,7 @@ function changeRecorded(
  * of the object itself changed (a creation), or where the changes are of another record than
  * the object (a check-in's event carries the check-in, its objective's progress changed).
  */
-function eventData(
+export function eventData(
   object: Record<string, unknown>,
   changes: Record<string, FieldChange>,
 ): { object: Record<string, unknown>; previous_attributes?: Record<string, unknown> } {

@@ -153,6 +153,22 @@ export function tokenOf(result: ImportResult, key: string): string {
 /** Every write scope of the content API. */
 export const ALL_WRITE_SCOPES = ['task:write', 'comment:write', 'okr:checkin', 'canvas:write']
 
+/**
+ * The bundle with `scopes` added to every key and workspace token but the two that stay narrow
+ * (`read-only-key`, `narrow-key`): for tests of writes beyond the content API's.
+ */
+export function withScopes(bundle: Bundle, scopes: readonly string[]): Bundle {
+  const more = <T extends { key: string; scopes: string[] }>(token: T): T =>
+    token.key === 'read-only-key' || token.key === 'narrow-key'
+      ? token
+      : { ...token, scopes: [...new Set([...token.scopes, ...scopes])] }
+  return {
+    ...bundle,
+    api_keys: (bundle.api_keys ?? []).map(more),
+    workspace_tokens: (bundle.workspace_tokens ?? []).map(more),
+  }
+}
+
 /** The small workspace with tokens that may also write (and read everything). */
 export function writableBundle(): Bundle {
   const base = smallBundle()

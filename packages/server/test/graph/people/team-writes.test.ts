@@ -1,22 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import type { Bundle } from '../../../src/bundle/bundle.schema.ts'
 import type { ImportResult } from '../../../src/bundle/import-bundle.ts'
-import { importOk, tokenOf, writableBundle } from '../../harness/bundles.ts'
+import { importOk, tokenOf, withScopes, writableBundle } from '../../harness/bundles.ts'
 import { client, startTestApp, type TestApp } from '../../harness/test-app.ts'
-
-// The writable workspace, every person's key also holding `people:write` and `project:write`.
-function teamBundle(): Bundle {
-  const base = writableBundle()
-  return {
-    ...base,
-    api_keys: (base.api_keys ?? []).map((key) =>
-      key.key === 'read-only-key' || key.key === 'narrow-key'
-        ? key
-        : { ...key, scopes: [...key.scopes, 'people:write', 'project:write', 'token:manage'] },
-    ),
-  }
-}
 
 let t: TestApp
 let ws: ImportResult
@@ -25,7 +11,11 @@ const as = (key: string) => client(t.app, tokenOf(ws, key))
 
 before(async () => {
   t = await startTestApp()
-  ws = await importOk(t.db.db, teamBundle())
+  // Every key but the narrow ones may also shape teams, projects and keys: only the rules decide.
+  ws = await importOk(
+    t.db.db,
+    withScopes(writableBundle(), ['people:write', 'project:write', 'token:manage']),
+  )
 })
 after(() => t.close())
 

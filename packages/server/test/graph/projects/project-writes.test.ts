@@ -1,26 +1,8 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import type { Bundle } from '../../../src/bundle/bundle.schema.ts'
 import type { ImportResult } from '../../../src/bundle/import-bundle.ts'
-import { importOk, tokenOf, writableBundle } from '../../harness/bundles.ts'
+import { importOk, tokenOf, withScopes, writableBundle } from '../../harness/bundles.ts'
 import { client, startTestApp, type TestApp } from '../../harness/test-app.ts'
-
-// The writable workspace, every person's key also holding `project:write`.
-function projectBundle(): Bundle {
-  const base = writableBundle()
-  return {
-    ...base,
-    api_keys: (base.api_keys ?? []).map((key) =>
-      key.key === 'read-only-key' || key.key === 'narrow-key'
-        ? key
-        : { ...key, scopes: [...key.scopes, 'project:write'] },
-    ),
-    workspace_tokens: (base.workspace_tokens ?? []).map((token) => ({
-      ...token,
-      scopes: [...token.scopes, 'project:write'],
-    })),
-  }
-}
 
 let t: TestApp
 let ws: ImportResult
@@ -29,7 +11,7 @@ const as = (key: string) => client(t.app, tokenOf(ws, key))
 
 before(async () => {
   t = await startTestApp()
-  ws = await importOk(t.db.db, projectBundle())
+  ws = await importOk(t.db.db, withScopes(writableBundle(), ['project:write']))
 })
 after(() => t.close())
 
