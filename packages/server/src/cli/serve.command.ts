@@ -7,6 +7,7 @@ import { startBackgroundJobs } from './background-jobs.ts'
 import type { CliIO } from './cli-io.ts'
 import { prepareDemo } from './demo-access.ts'
 import { firstRunLines } from './first-run-hint.ts'
+import { mailLinkHint } from './mail-link-hint.ts'
 import { databaseClock, describeDatabase, openMigratedDatabase } from './open-database.ts'
 import { stopSignal } from './stop-signal.ts'
 
@@ -91,7 +92,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
         `API reference: ${base}/v1/openapi.json`,
       )
     }
-    lines.push(...firstRun)
+    lines.push(...firstRun, ...mailLinkHint(config))
     io.stdout.write(`${lines.join('\n')}\n\n`)
   } catch (error) {
     stopped.cancel()
