@@ -56,3 +56,9 @@ export function utcInstant(value: string | undefined): string | undefined {
   if (!value) return value
   return /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d)?$/.test(value) ? `${value.padEnd(19, ':00')}Z` : value
 }
+
+/** The summary, unless it only repeats a message already shown beside its field. */
+export function problemSummaryOnce(problem: FormProblem | null): string {
+  if (problem && [...problem.fields.values()].includes(problem.detail)) return ''
+  return problemSummary(problem)
+}

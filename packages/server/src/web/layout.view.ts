@@ -14,6 +14,7 @@ export interface NavItem {
 /** The header's navigation, in order. Add an entry when its page exists, never before. */
 export const NAV_ITEMS: NavItem[] = [
   { href: '/', label: 'Home' },
+  { href: '/teams', label: 'Teams' },
   { href: '/settings/api-keys', label: 'API keys' },
   { href: '/settings/apps', label: 'OAuth apps' },
   { href: '/people', label: 'People', roles: ['owner', 'admin'] },

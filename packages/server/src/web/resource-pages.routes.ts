@@ -2,15 +2,11 @@ import type { FastifyInstance, FastifyReply } from 'fastify'
 import { accessReasons } from '../access/access-reasons.ts'
 import type { AppDeps } from '../app-deps.ts'
 import { kindOfId } from '../catalogue/catalogue.ts'
-import { presentProject } from '../graph/projects/projects.present.ts'
-import { listProjects } from '../graph/projects/projects.queries.ts'
 import { type AnyRecord, loadRecord } from '../graph/resources/load-record.ts'
-import { findWorkspace } from '../graph/workspace/workspace.queries.ts'
-import { homePage } from './home.view.ts'
+import { sendHome } from './home-page.ts'
 import { notFoundPage } from './message.view.ts'
 import { neighbourNames, pagePath } from './neighbour-names.ts'
 import { sendPage } from './page-headers.ts'
-import { LIST_LIMIT } from './page-view.ts'
 import { type PageParts, resourcePage } from './resource.view.ts'
 import { seeOther } from './see-other.ts'
 import { requireSignIn, type WebContext } from './web-context.ts'
@@ -30,20 +26,9 @@ const WORKSPACE = ':workspaceId(^wsp_[0-9a-z]+$)'
  */
 export function resourcePageRoutes(deps: AppDeps) {
   return async (app: FastifyInstance) => {
-    app.get('/', PAGE, async (request, reply) => {
-      const web = request.web as WebContext
-      const projects = await listProjects(deps.db, web.caller.visibility, {}, null, LIST_LIMIT)
-      const { workspace, memberCount } = await findWorkspace(deps.db, web.caller.visibility)
-      return sendPage(
-        reply,
-        200,
-        homePage(web, {
-          workspaceName: workspace.name,
-          memberCount,
-          projects: projects.slice(0, LIST_LIMIT).map((row) => presentProject(row, deps.urls)),
-        }),
-      )
-    })
+    app.get('/', PAGE, async (request, reply) =>
+      sendHome(deps, reply, request.web as WebContext, 200),
+    )
 
     app.get(`/${WORKSPACE}`, PAGE, async (request, reply) => {
       const web = request.web as WebContext

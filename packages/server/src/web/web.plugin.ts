@@ -6,14 +6,17 @@ import { auditPageRoutes } from './audit-page.routes.ts'
 import { formBodiesOnly } from './form-bodies.ts'
 import { joinRoutes } from './join.routes.ts'
 import { notFoundPage } from './message.view.ts'
+import { newProjectRoutes } from './new-project.routes.ts'
 import { oauthAppRoutes } from './oauth-apps.routes.ts'
 import { pageErrorHandler } from './page-errors.ts'
 import { sendPage } from './page-headers.ts'
 import { peoplePageRoutes } from './people-page.routes.ts'
+import { projectMemberRoutes } from './project-members.routes.ts'
 import { resourcePageRoutes } from './resource-pages.routes.ts'
 import { setPasswordRoutes } from './set-password.routes.ts'
 import { setupRoutes } from './setup.routes.ts'
 import { signInRoutes } from './sign-in.routes.ts'
+import { teamsPageRoutes } from './teams-page.routes.ts'
 import { loadWebContext } from './web-context.ts'
 import { webCookies } from './web-cookies.ts'
 import { webhookPageRoutes } from './webhook-pages.routes.ts'
@@ -47,6 +50,9 @@ export function webPlugin(deps: AppDeps) {
       await pages.register(webhookPageRoutes(deps))
       await pages.register(auditPageRoutes(deps))
       await pages.register(peoplePageRoutes(deps))
+      await pages.register(teamsPageRoutes(deps))
+      await pages.register(projectMemberRoutes(deps))
+      await pages.register(newProjectRoutes(deps))
       await pages.register(apiKeyRoutes(deps))
       await pages.register(oauthAppRoutes(deps))
       await pages.register(workspaceTokenRoutes(deps))

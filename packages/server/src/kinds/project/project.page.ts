@@ -56,6 +56,7 @@ function projectBody(record: Of<'project'>, parts: PageParts, names: Names): str
     ['Members', linkList(names, record.member_ids)],
     ['Teams', linkList(names, record.team_ids)],
   ])}
+<p><a href="/projects/${record.id}/members">Members and who may open it</a></p>
 <h2>Tasks by status</h2>
 <div class="columns">!${columns}</div>
 <h2>Canvases</h2>
