@@ -66,10 +66,12 @@ function formsWithIds(): string[] {
 function unknownPaths(url: string): string[] {
   const fill = (id: string, deliveryId: string) =>
     url.replace(':id', id).replace(':deliveryId', deliveryId)
+  // A project's own forms take a real id of another kind than a project.
+  const other = (url.startsWith('/projects/') ? ws.ids['t-open'] : ws.ids.open) as string
   const paths = [
     fill('whk_unknown', 'dlv_unknown'),
     fill(`whk_${'0'.repeat(26)}`, `dlv_${'0'.repeat(26)}`),
-    fill(ws.ids.open as string, ws.ids.open as string),
+    fill(other, other),
   ]
   if (url.includes(':deliveryId')) paths.push(fill(endpointId, `dlv_${'0'.repeat(26)}`))
   return paths
