@@ -40,6 +40,10 @@ const PAGES = {
   team: '/:workspaceId/:type/:id',
   access: '/:workspaceId/:type/:id',
   workspace: '/:workspaceId',
+  'project-members': '/projects/:id/members',
+  'project-member-remove': '/projects/:id/members/:memberId/remove',
+  teams: '/teams',
+  'team-member-remove': '/teams/:id/members/:personId/remove',
   'api-keys': '/settings/api-keys',
   'api-key-created': '/settings/api-keys',
   'api-key-rotate': '/settings/api-keys/:id/rotate',
@@ -215,6 +219,23 @@ test('every page fits 390 and 1280 px and passes axe', async () => {
   await visit(page, 'person')
   await page.goto(`${base}/team/${await firstTeam()}`)
   await visit(page, 'team')
+
+  // Teams and a project's members, as the workspace's owner (who may change both).
+  await page.goto(`${base}/project/${ws.ids.mobile4}`)
+  await page.getByRole('link', { name: 'Members and who may open it' }).click()
+  await visit(page, 'project-members')
+  await page
+    .getByRole('link', { name: /^Remove/ })
+    .first()
+    .click()
+  await visit(page, 'project-member-remove')
+  await page.goto(`${t.origin}/teams`)
+  await visit(page, 'teams')
+  await page
+    .getByRole('link', { name: /^Remove/ })
+    .first()
+    .click()
+  await visit(page, 'team-member-remove')
 
   // API keys: none ticked to start with; the created, rotate and revoke pages.
   await page.goto(`${t.origin}/settings/api-keys`)
