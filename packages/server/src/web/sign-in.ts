@@ -1,8 +1,8 @@
 import { sql } from 'kysely'
+import { emailKey, emailPasswordHash } from '../access/email-password-hashes.ts'
 import type { RateLimitStore } from '../api/rate-limit-store.ts'
 import type { Db } from '../db/database.ts'
 import { isPasswordHash, verifyPassword } from '../lib/password.ts'
-import { emailKey, emailPasswordHash } from './email-passwords.ts'
 
 /** A person whose email and password matched: one per workspace they can sign in to. */
 export interface SignInMatch {
