@@ -66,7 +66,7 @@ test('a browser gets the dashboard: an HTML 404 for unknown pages, sign-in for t
 test('a known path with another method is a 405 with Allow', async () => {
   const reply = await client(t.app, token).delete('/v1/projects')
   assertProblem(reply, 405, 'method_not_allowed')
-  assert.equal(reply.headers.allow, 'GET, HEAD')
+  assert.equal(reply.headers.allow, 'GET, HEAD, POST')
 })
 
 test('query strings are validated: wrong types, ranges and unknown parameters', async () => {
