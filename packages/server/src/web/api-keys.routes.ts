@@ -21,14 +21,9 @@ import { forbiddenFormPage, notFoundPage, refusedPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
 import { sendProblemPage } from './problem-page.ts'
 import { when } from './view-parts.ts'
-import { requireSignIn, type WebContext } from './web-context.ts'
+import { SIGNED_IN_PAGE, type WebContext } from './web-context.ts'
 import { formOf, isOwnForm, newFormKey, webIssue } from './web-write.ts'
 
-const PAGE = {
-  config: { public: true },
-  schema: { hide: true },
-  preHandler: requireSignIn,
-} as const
 // Enough for anyone's own keys; the API pages through more.
 const LIST_LIMIT = 200
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -72,11 +67,11 @@ export function apiKeyRoutes(deps: AppDeps) {
       return sendPage(reply, status, apiKeysPage(web, form ? { ...input, form } : input))
     }
 
-    app.get(API_KEYS_PATH, PAGE, async (request, reply) =>
+    app.get(API_KEYS_PATH, SIGNED_IN_PAGE, async (request, reply) =>
       showList(reply, request.web as WebContext, 200),
     )
 
-    app.post(API_KEYS_PATH, PAGE, async (request, reply) => {
+    app.post(API_KEYS_PATH, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       if (!isOwnForm(request, deps.config.publicUrl))
         return sendPage(reply, 403, forbiddenFormPage(web))
@@ -133,7 +128,7 @@ export function apiKeyRoutes(deps: AppDeps) {
       )
     })
 
-    app.get(`${API_KEYS_PATH}/:id/rotate`, PAGE, async (request, reply) => {
+    app.get(`${API_KEYS_PATH}/:id/rotate`, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       const { id } = request.params as { id: string }
       const key = await ownKey(deps.db, web, id, deps.clock.now())
@@ -142,7 +137,7 @@ export function apiKeyRoutes(deps: AppDeps) {
       return sendPage(reply, 200, rotateKeyPage(web, key, newFormKey()))
     })
 
-    app.post(`${API_KEYS_PATH}/:id/rotate`, PAGE, async (request, reply) => {
+    app.post(`${API_KEYS_PATH}/:id/rotate`, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       if (!isOwnForm(request, deps.config.publicUrl))
         return sendPage(reply, 403, forbiddenFormPage(web))

@@ -11,13 +11,8 @@ import { auditHref, auditPage } from './audit-page.view.ts'
 import { forbiddenPage } from './forbidden.view.ts'
 import { checkedInput, formProblem, utcInstant } from './form-problems.ts'
 import { sendPage } from './page-headers.ts'
-import { requireSignIn, type WebContext } from './web-context.ts'
+import { SIGNED_IN_PAGE, type WebContext } from './web-context.ts'
 
-const PAGE = {
-  config: { public: true },
-  schema: { hide: true },
-  preHandler: requireSignIn,
-} as const
 const PAGE_SIZE = 25
 const FILTERS = ['token_id', 'actor_id', 'action', 'resource_id', 'since', 'until'] as const
 
@@ -28,7 +23,7 @@ const FILTERS = ['token_id', 'actor_id', 'action', 'resource_id', 'since', 'unti
  */
 export function auditPageRoutes(deps: AppDeps) {
   return async (app: FastifyInstance) => {
-    app.get('/audit', PAGE, async (request, reply) => {
+    app.get('/audit', SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       if (!canAdminister(web.caller.principal))
         return sendPage(

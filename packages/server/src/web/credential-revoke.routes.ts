@@ -10,14 +10,8 @@ import { forbiddenFormPage, notFoundPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
 import { sendProblemPage } from './problem-page.ts'
 import { seeOther } from './see-other.ts'
-import { requireSignIn, type WebContext } from './web-context.ts'
+import { SIGNED_IN_PAGE, type WebContext } from './web-context.ts'
 import { isOwnForm, webWrite } from './web-write.ts'
-
-const PAGE = {
-  config: { public: true },
-  schema: { hide: true },
-  preHandler: requireSignIn,
-} as const
 
 /** A credential found for a revocation: how to name it, and how to revoke it. */
 export interface Revocable {
@@ -59,7 +53,7 @@ export function revokeRoutes(deps: AppDeps, options: RevokeOptions) {
   const path = `${options.list}/:id/revoke`
   const allowed = (web: WebContext) => !options.allowed || options.allowed(web)
   return async (app: FastifyInstance) => {
-    app.get(path, PAGE, async (request, reply) => {
+    app.get(path, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       const { id } = request.params as { id: string }
       const found = allowed(web) ? await options.find(deps.db, web, id, deps.clock.now()) : null
@@ -78,7 +72,7 @@ export function revokeRoutes(deps: AppDeps, options: RevokeOptions) {
       )
     })
 
-    app.post(path, PAGE, async (request, reply) => {
+    app.post(path, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       if (!isOwnForm(request, deps.config.publicUrl))
         return sendPage(reply, 403, forbiddenFormPage(web))

@@ -12,14 +12,8 @@ import { pagePath } from './neighbour-names.ts'
 import { sendPage } from './page-headers.ts'
 import { sendProblemPage } from './problem-page.ts'
 import { seeOther } from './see-other.ts'
-import { requireSignIn, type WebContext } from './web-context.ts'
+import { SIGNED_IN_PAGE, type WebContext } from './web-context.ts'
 import { type FormBody, formOf, isOwnForm, webWrite } from './web-write.ts'
-
-const PAGE = {
-  config: { public: true },
-  schema: { hide: true },
-  preHandler: requireSignIn,
-} as const
 
 const text = (value: FormBody[string]) => (Array.isArray(value) ? (value[0] ?? '') : (value ?? ''))
 
@@ -30,7 +24,7 @@ const text = (value: FormBody[string]) => (Array.isArray(value) ? (value[0] ?? '
  */
 export function newProjectRoutes(deps: AppDeps) {
   return async (app: FastifyInstance) => {
-    app.post('/projects', PAGE, async (request, reply) => {
+    app.post('/projects', SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       if (!isOwnForm(request, deps.config.publicUrl))
         return sendPage(reply, 403, forbiddenFormPage(web))

@@ -6,13 +6,8 @@ import { listOAuthGrants, type OAuthGrantRow } from '../tokens/oauth-grants.quer
 import { type Revocable, revokeRoutes } from './credential-revoke.routes.ts'
 import { OAUTH_APPS_PATH, oauthAppsPage } from './oauth-apps.view.ts'
 import { sendPage } from './page-headers.ts'
-import { requireSignIn, type WebContext } from './web-context.ts'
+import { SIGNED_IN_PAGE, type WebContext } from './web-context.ts'
 
-const PAGE = {
-  config: { public: true },
-  schema: { hide: true },
-  preHandler: requireSignIn,
-} as const
 const LIST_LIMIT = 200
 
 /** A grant as a revocation names it; revoking it is the API's `revokeOAuthGrant`. */
@@ -36,7 +31,7 @@ async function ownGrant(db: Db, web: WebContext, id: string): Promise<OAuthGrant
  */
 export function oauthAppRoutes(deps: AppDeps) {
   return async (app: FastifyInstance) => {
-    app.get(OAUTH_APPS_PATH, PAGE, async (request, reply) => {
+    app.get(OAUTH_APPS_PATH, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       const filters = { person_id: web.session.personId }
       const grants = await listOAuthGrants(deps.db, web.caller, filters, null, LIST_LIMIT)

@@ -28,14 +28,9 @@ import { sendPage } from './page-headers.ts'
 import { type InviteFormState, invitedPage, PEOPLE_PATH, peoplePage } from './people-page.view.ts'
 import { sendProblemPage } from './problem-page.ts'
 import { seeOther } from './see-other.ts'
-import { requireSignIn, type WebContext } from './web-context.ts'
+import { SIGNED_IN_PAGE, type WebContext } from './web-context.ts'
 import { formOf, isOwnForm, newFormKey, webIssue, webWrite } from './web-write.ts'
 
-const PAGE = {
-  config: { public: true },
-  schema: { hide: true },
-  preHandler: requireSignIn,
-} as const
 const LIST_LIMIT = 500
 const FOR_ADMINS = 'The People page is for workspace owners and admins.'
 const ROLES: readonly string[] = ['owner', 'admin', 'member', 'guest']
@@ -104,14 +99,14 @@ export function peoplePageRoutes(deps: AppDeps) {
       return false
     }
 
-    app.get(PEOPLE_PATH, PAGE, async (request, reply) => {
+    app.get(PEOPLE_PATH, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       if (!administers(web)) return sendPage(reply, 403, forbiddenPage(web, FOR_ADMINS))
       const { done } = request.query as { done?: string }
       return show(reply, web, 200, { notice: (done && NOTICES[done]) || null })
     })
 
-    app.post(`${PEOPLE_PATH}/invitations`, PAGE, async (request, reply) => {
+    app.post(`${PEOPLE_PATH}/invitations`, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       if (refused(request, reply)) return reply
       const form = formOf(request)
@@ -174,7 +169,7 @@ export function peoplePageRoutes(deps: AppDeps) {
       return seeOther(reply, `${PEOPLE_PATH}?done=${done}`)
     }
 
-    app.post(`${PEOPLE_PATH}/:id/role`, PAGE, async (request, reply) => {
+    app.post(`${PEOPLE_PATH}/:id/role`, SIGNED_IN_PAGE, async (request, reply) => {
       const { id } = request.params as { id: string }
       const role = field(formOf(request).role)
       return change(request, reply, 'role', async (w) => {
@@ -186,12 +181,12 @@ export function peoplePageRoutes(deps: AppDeps) {
       })
     })
 
-    app.post(`${PEOPLE_PATH}/:id/reactivate`, PAGE, async (request, reply) => {
+    app.post(`${PEOPLE_PATH}/:id/reactivate`, SIGNED_IN_PAGE, async (request, reply) => {
       const { id } = request.params as { id: string }
       return change(request, reply, 'reactivated', (w) => reactivatePerson(w, id))
     })
 
-    app.get(`${PEOPLE_PATH}/:id/deactivate`, PAGE, async (request, reply) => {
+    app.get(`${PEOPLE_PATH}/:id/deactivate`, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       if (!administers(web)) return sendPage(reply, 403, forbiddenPage(web, FOR_ADMINS))
       const { id } = request.params as { id: string }
@@ -211,12 +206,12 @@ export function peoplePageRoutes(deps: AppDeps) {
       )
     })
 
-    app.post(`${PEOPLE_PATH}/:id/deactivate`, PAGE, async (request, reply) => {
+    app.post(`${PEOPLE_PATH}/:id/deactivate`, SIGNED_IN_PAGE, async (request, reply) => {
       const { id } = request.params as { id: string }
       return change(request, reply, 'deactivated', (w) => deactivatePerson(w, id))
     })
 
-    app.get(`${PEOPLE_PATH}/invitations/:id/revoke`, PAGE, async (request, reply) => {
+    app.get(`${PEOPLE_PATH}/invitations/:id/revoke`, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       if (!administers(web)) return sendPage(reply, 403, forbiddenPage(web, FOR_ADMINS))
       const { id } = request.params as { id: string }
@@ -241,7 +236,7 @@ export function peoplePageRoutes(deps: AppDeps) {
       )
     })
 
-    app.post(`${PEOPLE_PATH}/invitations/:id/revoke`, PAGE, async (request, reply) => {
+    app.post(`${PEOPLE_PATH}/invitations/:id/revoke`, SIGNED_IN_PAGE, async (request, reply) => {
       const { id } = request.params as { id: string }
       return change(request, reply, 'revoked', (w) => revokeInvitation(w, id))
     })

@@ -22,14 +22,9 @@ import { sendPage } from './page-headers.ts'
 import { sendProblemPage } from './problem-page.ts'
 import { type MembersRefusal, membersPath, projectMembersPage } from './project-members.view.ts'
 import { seeOther } from './see-other.ts'
-import { requireSignIn, type WebContext } from './web-context.ts'
+import { SIGNED_IN_PAGE, type WebContext } from './web-context.ts'
 import { type FormBody, formOf, isOwnForm, webCommand } from './web-write.ts'
 
-const PAGE = {
-  config: { public: true },
-  schema: { hide: true },
-  preHandler: requireSignIn,
-} as const
 const LIST_LIMIT = 500
 const NOT_STEWARD =
   "Only the project's owner and the workspace's owners and admins may change who can open it."
@@ -183,7 +178,7 @@ export function projectMemberRoutes(deps: AppDeps) {
       }
     }
 
-    app.get('/projects/:id/members', PAGE, async (request, reply) => {
+    app.get('/projects/:id/members', SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       const { id } = request.params as { id: string }
       const project = await openable(web, id)
@@ -192,7 +187,7 @@ export function projectMemberRoutes(deps: AppDeps) {
       return show(reply, web, project, 200, { notice: (done && NOTICES[done]) || null })
     })
 
-    app.post('/projects/:id/members', PAGE, async (request, reply) => {
+    app.post('/projects/:id/members', SIGNED_IN_PAGE, async (request, reply) => {
       const project = await admitted(request, reply)
       if (!project) return reply
       const member = text(formOf(request).member)
@@ -208,7 +203,7 @@ export function projectMemberRoutes(deps: AppDeps) {
       return done ? seeOther(reply, `${membersPath(project.id)}?done=added`) : reply
     })
 
-    app.post('/projects/:id/access', PAGE, async (request, reply) => {
+    app.post('/projects/:id/access', SIGNED_IN_PAGE, async (request, reply) => {
       const project = await admitted(request, reply)
       if (!project) return reply
       const fields = formOf(request)
@@ -230,7 +225,7 @@ export function projectMemberRoutes(deps: AppDeps) {
       return done ? seeOther(reply, `${membersPath(project.id)}?done=access`) : reply
     })
 
-    app.get('/projects/:id/members/:memberId/remove', PAGE, async (request, reply) => {
+    app.get('/projects/:id/members/:memberId/remove', SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       const { id, memberId } = request.params as { id: string; memberId: string }
       const project = await openable(web, id)
@@ -257,7 +252,7 @@ export function projectMemberRoutes(deps: AppDeps) {
       )
     })
 
-    app.post('/projects/:id/members/:memberId/remove', PAGE, async (request, reply) => {
+    app.post('/projects/:id/members/:memberId/remove', SIGNED_IN_PAGE, async (request, reply) => {
       const project = await admitted(request, reply)
       if (!project) return reply
       const { memberId } = request.params as { memberId: string }

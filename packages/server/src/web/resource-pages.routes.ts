@@ -9,13 +9,8 @@ import { neighbourNames, pagePath } from './neighbour-names.ts'
 import { sendPage } from './page-headers.ts'
 import { type PageParts, resourcePage } from './resource.view.ts'
 import { seeOther } from './see-other.ts'
-import { requireSignIn, type WebContext } from './web-context.ts'
+import { SIGNED_IN_PAGE, type WebContext } from './web-context.ts'
 
-const PAGE = {
-  config: { public: true },
-  schema: { hide: true },
-  preHandler: requireSignIn,
-} as const
 // Only a workspace id's shape routes here, so `/v1/nope/x` stays the API's problem+json 404.
 const WORKSPACE = ':workspaceId(^wsp_[0-9a-z]+$)'
 
@@ -26,18 +21,18 @@ const WORKSPACE = ':workspaceId(^wsp_[0-9a-z]+$)'
  */
 export function resourcePageRoutes(deps: AppDeps) {
   return async (app: FastifyInstance) => {
-    app.get('/', PAGE, async (request, reply) =>
+    app.get('/', SIGNED_IN_PAGE, async (request, reply) =>
       sendHome(deps, reply, request.web as WebContext, 200),
     )
 
-    app.get(`/${WORKSPACE}`, PAGE, async (request, reply) => {
+    app.get(`/${WORKSPACE}`, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       const { workspaceId } = request.params as { workspaceId: string }
       if (workspaceId !== web.session.workspaceId) return notFound(reply, web)
       return seeOther(reply, '/')
     })
 
-    app.get(`/${WORKSPACE}/:type/:id`, PAGE, async (request, reply) => {
+    app.get(`/${WORKSPACE}/:type/:id`, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       const { workspaceId, type, id } = request.params as {
         workspaceId: string

@@ -20,14 +20,9 @@ import { sendProblemPage } from './problem-page.ts'
 import { seeOther } from './see-other.ts'
 import type { TeamForm } from './team-forms.view.ts'
 import { TEAMS_PATH, teamsPage } from './teams-page.view.ts'
-import { requireSignIn, type WebContext } from './web-context.ts'
+import { SIGNED_IN_PAGE, type WebContext } from './web-context.ts'
 import { type FormBody, formOf, isOwnForm, webCommand } from './web-write.ts'
 
-const PAGE = {
-  config: { public: true },
-  schema: { hide: true },
-  preHandler: requireSignIn,
-} as const
 const LIST_LIMIT = 500
 
 // Fixed confirmations chosen by `?done=`: a page never echoes text from its address.
@@ -128,13 +123,13 @@ export function teamsPageRoutes(deps: AppDeps) {
       }
     }
 
-    app.get(TEAMS_PATH, PAGE, async (request, reply) => {
+    app.get(TEAMS_PATH, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       const { done } = request.query as { done?: string }
       return show(reply, web, 200, { notice: (done && NOTICES[done]) || null })
     })
 
-    app.post(TEAMS_PATH, PAGE, async (request, reply) => {
+    app.post(TEAMS_PATH, SIGNED_IN_PAGE, async (request, reply) => {
       if (!(await admitted(request, reply))) return reply
       const fields = formOf(request)
       const form: TeamForm = {
@@ -152,7 +147,7 @@ export function teamsPageRoutes(deps: AppDeps) {
       return done ? seeOther(reply, `${TEAMS_PATH}?done=created`) : reply
     })
 
-    app.post(`${TEAMS_PATH}/:id/name`, PAGE, async (request, reply) => {
+    app.post(`${TEAMS_PATH}/:id/name`, SIGNED_IN_PAGE, async (request, reply) => {
       const admission = await admitted(request, reply)
       if (!admission?.team) return reply
       const teamId = admission.team.id
@@ -166,7 +161,7 @@ export function teamsPageRoutes(deps: AppDeps) {
       return done ? seeOther(reply, `${TEAMS_PATH}?done=renamed`) : reply
     })
 
-    app.post(`${TEAMS_PATH}/:id/members`, PAGE, async (request, reply) => {
+    app.post(`${TEAMS_PATH}/:id/members`, SIGNED_IN_PAGE, async (request, reply) => {
       const admission = await admitted(request, reply)
       if (!admission?.team) return reply
       const teamId = admission.team.id
@@ -181,42 +176,50 @@ export function teamsPageRoutes(deps: AppDeps) {
       return done ? seeOther(reply, `${TEAMS_PATH}?done=added`) : reply
     })
 
-    app.get(`${TEAMS_PATH}/:id/members/:personId/remove`, PAGE, async (request, reply) => {
-      const web = request.web as WebContext
-      const { id, personId } = request.params as { id: string; personId: string }
-      const team = await visibleTeam(web, id)
-      const [person] = team?.member_ids.includes(personId)
-        ? await listPeople(deps.db, web.caller.visibility, { ids: [personId] }, null, 1)
-        : []
-      if (!team || !person) return sendPage(reply, 404, notFoundPage(web))
-      const refusal = teamChangeRefusal(web.caller.principal)
-      if (refusal) return sendProblemPage(reply, web, new ProblemError('forbidden', refusal))
-      return sendPage(
-        reply,
-        200,
-        confirmPage(web, {
-          title: 'Remove from a team',
-          lede: `Remove ${person.name} from ${team.name}? From the next request on, they no longer open what they opened only through this team.`,
-          action: `${TEAMS_PATH}/${team.id}/members/${person.id}/remove`,
-          label: `Remove ${person.name} from ${team.name}`,
-          back: TEAMS_PATH,
-          current: TEAMS_PATH,
-        }),
-      )
-    })
+    app.get(
+      `${TEAMS_PATH}/:id/members/:personId/remove`,
+      SIGNED_IN_PAGE,
+      async (request, reply) => {
+        const web = request.web as WebContext
+        const { id, personId } = request.params as { id: string; personId: string }
+        const team = await visibleTeam(web, id)
+        const [person] = team?.member_ids.includes(personId)
+          ? await listPeople(deps.db, web.caller.visibility, { ids: [personId] }, null, 1)
+          : []
+        if (!team || !person) return sendPage(reply, 404, notFoundPage(web))
+        const refusal = teamChangeRefusal(web.caller.principal)
+        if (refusal) return sendProblemPage(reply, web, new ProblemError('forbidden', refusal))
+        return sendPage(
+          reply,
+          200,
+          confirmPage(web, {
+            title: 'Remove from a team',
+            lede: `Remove ${person.name} from ${team.name}? From the next request on, they no longer open what they opened only through this team.`,
+            action: `${TEAMS_PATH}/${team.id}/members/${person.id}/remove`,
+            label: `Remove ${person.name} from ${team.name}`,
+            back: TEAMS_PATH,
+            current: TEAMS_PATH,
+          }),
+        )
+      },
+    )
 
-    app.post(`${TEAMS_PATH}/:id/members/:personId/remove`, PAGE, async (request, reply) => {
-      const admission = await admitted(request, reply)
-      if (!admission?.team) return reply
-      const teamId = admission.team.id
-      const { personId } = request.params as { personId: string }
-      const done = await run(
-        request,
-        reply,
-        { kind: 'remove', teamId },
-        () => (w) => removeTeamMember(w, teamId, personId),
-      )
-      return done ? seeOther(reply, `${TEAMS_PATH}?done=removed`) : reply
-    })
+    app.post(
+      `${TEAMS_PATH}/:id/members/:personId/remove`,
+      SIGNED_IN_PAGE,
+      async (request, reply) => {
+        const admission = await admitted(request, reply)
+        if (!admission?.team) return reply
+        const teamId = admission.team.id
+        const { personId } = request.params as { personId: string }
+        const done = await run(
+          request,
+          reply,
+          { kind: 'remove', teamId },
+          () => (w) => removeTeamMember(w, teamId, personId),
+        )
+        return done ? seeOther(reply, `${TEAMS_PATH}?done=removed`) : reply
+      },
+    )
   }
 }

@@ -81,3 +81,13 @@ export async function requireSignIn(request: FastifyRequest, reply: FastifyReply
   if (request.web) return
   return seeOther(reply, signInPath(request.url))
 }
+
+/**
+ * The route options of every signed-in page: outside the API's authentication and the OpenAPI
+ * document, behind `requireSignIn`.
+ */
+export const SIGNED_IN_PAGE = {
+  config: { public: true },
+  schema: { hide: true },
+  preHandler: requireSignIn,
+} as const

@@ -34,17 +34,12 @@ import { checkedInput, type FormProblem, formProblem, utcInstant } from './form-
 import { forbiddenFormPage, notFoundPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
 import { seeOther } from './see-other.ts'
-import { requireSignIn, type WebContext } from './web-context.ts'
+import { SIGNED_IN_PAGE, type WebContext } from './web-context.ts'
 import { webCommand } from './web-write.ts'
 import { deliveryPage } from './webhook-delivery.view.ts'
 import { type EndpointForm, endpointPage } from './webhook-endpoint.view.ts'
 import { secretPage, webhookListPage } from './webhook-list.view.ts'
 
-const PAGE = {
-  config: { public: true },
-  schema: { hide: true },
-  preHandler: requireSignIn,
-} as const
 // The endpoints a page lists (a workspace has at most 50) and the deliveries an endpoint shows.
 const LIST_LIMIT = 50
 const RECENT_DELIVERIES = 25
@@ -140,7 +135,7 @@ export function webhookPageRoutes(deps: AppDeps) {
     seeOther(reply, `${path}?done=${done}`)
 
   return async (app: FastifyInstance) => {
-    app.get('/webhooks', PAGE, async (request, reply) => {
+    app.get('/webhooks', SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       return sendPage(reply, 200, webhookListPage(web, await endpointsOf(web)))
     })
@@ -151,7 +146,7 @@ export function webhookPageRoutes(deps: AppDeps) {
       return rows.slice(0, LIST_LIMIT).map((row) => presentEndpoint(row, now))
     }
 
-    app.post('/webhooks', PAGE, async (request, reply) => {
+    app.post('/webhooks', SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       if (refused(request, reply)) return reply
       const body = request.body as Form
@@ -178,7 +173,7 @@ export function webhookPageRoutes(deps: AppDeps) {
       }
     })
 
-    app.get('/webhooks/:id', PAGE, async (request, reply) => {
+    app.get('/webhooks/:id', SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       const { id } = request.params as { id: string }
       const endpoint = await own(deps.db, web, id)
@@ -187,7 +182,7 @@ export function webhookPageRoutes(deps: AppDeps) {
       return showEndpoint(reply, web, endpoint, 200, (done && NOTICES[done]) || null)
     })
 
-    app.post('/webhooks/:id/status', PAGE, async (request, reply) => {
+    app.post('/webhooks/:id/status', SIGNED_IN_PAGE, async (request, reply) => {
       if (refused(request, reply)) return reply
       const status = text((request.body as Form).status)
       const input = () =>
@@ -207,7 +202,7 @@ export function webhookPageRoutes(deps: AppDeps) {
       )
     })
 
-    app.post('/webhooks/:id/events', PAGE, async (request, reply) => {
+    app.post('/webhooks/:id/events', SIGNED_IN_PAGE, async (request, reply) => {
       if (refused(request, reply)) return reply
       const events = list((request.body as Form).events)
       const input = () => checkedInput<{ events: string[] }>(UpdateWebhookBody, { events })
@@ -222,7 +217,7 @@ export function webhookPageRoutes(deps: AppDeps) {
       return back(reply, `/webhooks/${result.value.id}`, 'events')
     })
 
-    app.post('/webhooks/:id/rotate', PAGE, async (request, reply) => {
+    app.post('/webhooks/:id/rotate', SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       if (refused(request, reply)) return reply
       const body = request.body as Form
@@ -247,7 +242,7 @@ export function webhookPageRoutes(deps: AppDeps) {
       return sendPage(reply, 200, secretPage(web, shown, rotated.secret, { previousExpiresAt }))
     })
 
-    app.post('/webhooks/:id/test', PAGE, async (request, reply) => {
+    app.post('/webhooks/:id/test', SIGNED_IN_PAGE, async (request, reply) => {
       if (refused(request, reply)) return reply
       const result = await endpointWrite(request, reply, 'action', async (w, endpoint) => {
         await sendTestEvent(w, endpoint)
@@ -257,7 +252,7 @@ export function webhookPageRoutes(deps: AppDeps) {
       return back(reply, `/webhooks/${result.value}`, 'test')
     })
 
-    app.post('/webhooks/:id/recover', PAGE, async (request, reply) => {
+    app.post('/webhooks/:id/recover', SIGNED_IN_PAGE, async (request, reply) => {
       if (refused(request, reply)) return reply
       const since = utcInstant(text((request.body as Form).since))
       const input = () => checkedInput<{ since: string }>(RecoverBody, { since })
@@ -275,7 +270,7 @@ export function webhookPageRoutes(deps: AppDeps) {
       return back(reply, `/webhooks/${result.value}`, 'recovered')
     })
 
-    app.get('/webhooks/:id/deliveries/:deliveryId', PAGE, async (request, reply) => {
+    app.get('/webhooks/:id/deliveries/:deliveryId', SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       const { id, deliveryId } = request.params as { id: string; deliveryId: string }
       const { done } = request.query as { done?: string }
@@ -295,17 +290,21 @@ export function webhookPageRoutes(deps: AppDeps) {
       return sendPage(reply, 200, page)
     })
 
-    app.post('/webhooks/:id/deliveries/:deliveryId/replay', PAGE, async (request, reply) => {
-      if (refused(request, reply)) return reply
-      const { deliveryId } = request.params as { deliveryId: string }
-      const result = await endpointWrite(request, reply, 'action', async (w, endpoint) => {
-        const [delivery] = await listDeliveries(w.trx, endpoint, { ids: [deliveryId] }, null, 1)
-        if (!delivery) throw notFound()
-        await replayDelivery(w, endpoint, delivery)
-        return `/webhooks/${endpoint.id}/deliveries/${delivery.id}`
-      })
-      if (!result) return reply
-      return back(reply, result.value, 'replayed')
-    })
+    app.post(
+      '/webhooks/:id/deliveries/:deliveryId/replay',
+      SIGNED_IN_PAGE,
+      async (request, reply) => {
+        if (refused(request, reply)) return reply
+        const { deliveryId } = request.params as { deliveryId: string }
+        const result = await endpointWrite(request, reply, 'action', async (w, endpoint) => {
+          const [delivery] = await listDeliveries(w.trx, endpoint, { ids: [deliveryId] }, null, 1)
+          if (!delivery) throw notFound()
+          await replayDelivery(w, endpoint, delivery)
+          return `/webhooks/${endpoint.id}/deliveries/${delivery.id}`
+        })
+        if (!result) return reply
+        return back(reply, result.value, 'replayed')
+      },
+    )
   }
 }

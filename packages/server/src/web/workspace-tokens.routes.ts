@@ -14,15 +14,10 @@ import { forbiddenFormPage, notFoundPage } from './message.view.ts'
 import { revocableGrant } from './oauth-apps.routes.ts'
 import { sendPage } from './page-headers.ts'
 import { sendProblemPage } from './problem-page.ts'
-import { requireSignIn, type WebContext } from './web-context.ts'
+import { SIGNED_IN_PAGE, type WebContext } from './web-context.ts'
 import { formOf, isOwnForm, newFormKey, webIssue } from './web-write.ts'
 import { TOKENS_PATH, type TokenFormState, workspaceTokensPage } from './workspace-tokens.view.ts'
 
-const PAGE = {
-  config: { public: true },
-  schema: { hide: true },
-  preHandler: requireSignIn,
-} as const
 const LIST_LIMIT = 200
 
 // The API's rule (access/administration.ts): owners and admins manage every credential.
@@ -71,13 +66,13 @@ export function workspaceTokenRoutes(deps: AppDeps) {
       return sendPage(reply, status, workspaceTokensPage(web, form ? { ...input, form } : input))
     }
 
-    app.get(TOKENS_PATH, PAGE, async (request, reply) => {
+    app.get(TOKENS_PATH, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       if (!administers(web)) return sendPage(reply, 404, notFoundPage(web))
       return show(reply, web, 200)
     })
 
-    app.post(TOKENS_PATH, PAGE, async (request, reply) => {
+    app.post(TOKENS_PATH, SIGNED_IN_PAGE, async (request, reply) => {
       const web = request.web as WebContext
       if (!isOwnForm(request, deps.config.publicUrl))
         return sendPage(reply, 403, forbiddenFormPage(web))
