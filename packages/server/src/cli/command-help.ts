@@ -99,6 +99,16 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
     usage: ['mcp'],
     options: [],
   },
+  invite: {
+    summary:
+      'Invites a person to the workspace of WORKGRAPH_API_KEY on WORKGRAPH_URL and prints the one-time link.',
+    usage: ['invite  --email EMAIL [--role member|guest|admin] [--name NAME]'],
+    options: [
+      ['--email EMAIL', 'who to invite; the link is also emailed when the server has SMTP'],
+      ['--role ROLE', 'member (default), guest, or admin (an owner only)'],
+      ['--name NAME', 'the name the join page offers them'],
+    ],
+  },
   listen: {
     summary:
       'Forwards the webhooks of WORKGRAPH_URL to your app, through a temporary endpoint (docs/webhooks.md).',

@@ -1,6 +1,7 @@
 import { parseArgs } from 'node:util'
-import { type CliIO, CommandFailure, UsageError } from './cli-io.ts'
-import { type ServerTarget, serverTarget } from './server-target.ts'
+import { type CliIO, UsageError } from './cli-io.ts'
+import { serverCall } from './server-call.ts'
+import { serverTarget } from './server-target.ts'
 import { stopSignal } from './stop-signal.ts'
 import { type Forwarded, WebhookForwarder } from './webhook-forwarder.ts'
 
@@ -34,7 +35,7 @@ export async function listenCommand(args: string[], io: CliIO): Promise<number> 
   const receiver = await forwarder.start()
   let endpointId: string | null = null
   try {
-    const made = await call(target, 'POST', '/v1/webhooks', {
+    const made = await serverCall(target, 'POST', '/v1/webhooks', {
       url: receiver,
       description: `workgraph listen → ${forwardTo.href} (removed when it stops)`,
       ...(events ? { events } : {}),
@@ -56,7 +57,7 @@ export async function listenCommand(args: string[], io: CliIO): Promise<number> 
     stopped.cancel()
     await forwarder.close()
     if (endpointId) {
-      await call(target, 'DELETE', `/v1/webhooks/${endpointId}`).catch((error: unknown) =>
+      await serverCall(target, 'DELETE', `/v1/webhooks/${endpointId}`).catch((error: unknown) =>
         io.stderr.write(`Could not remove endpoint ${endpointId}: ${(error as Error).message}\n`),
       )
     }
@@ -75,31 +76,6 @@ function forwardTarget(raw: string | undefined): URL {
   if (url.protocol !== 'http:' && url.protocol !== 'https:')
     throw new UsageError(`--forward-to must be an http or https URL; got ${url.protocol}`)
   return url
-}
-
-// One request to the server's API; its JSON answer, or the problem's detail as the failure.
-async function call(
-  target: ServerTarget,
-  method: 'POST' | 'DELETE',
-  path: string,
-  body?: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const response = await fetch(new URL(path, target.base), {
-    method,
-    headers: {
-      authorization: `Bearer ${target.token}`,
-      ...(body ? { 'content-type': 'application/json' } : {}),
-    },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  })
-  const text = await response.text()
-  const answer = text ? (JSON.parse(text) as Record<string, unknown>) : {}
-  if (!response.ok) {
-    const fields = (answer.errors as { path: string; message: string }[] | undefined) ?? []
-    const detail = [answer.detail, ...fields.map((f) => `${f.path} ${f.message}`)].join(' ')
-    throw new CommandFailure(`${method} ${path}: ${response.status} ${detail}`)
-  }
-  return answer
 }
 
 // A delivery as one line: when, what, and what the app answered.

@@ -8,6 +8,7 @@ import { commandHelpText, overviewText } from './command-help.ts'
 import { demoCommand } from './demo.command.ts'
 import { importCommand } from './import.command.ts'
 import { initCommand } from './init.command.ts'
+import { inviteCommand } from './invite.command.ts'
 import { listenCommand } from './listen.command.ts'
 import { mcpCommand } from './mcp.command.ts'
 import { migrateCommand } from './migrate.command.ts'
@@ -26,6 +27,7 @@ export const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<num
   worker: workerCommand,
   'oauth-client': oauthClientCommand,
   user: userCommand,
+  invite: inviteCommand,
   mcp: mcpCommand,
   listen: listenCommand,
 }
