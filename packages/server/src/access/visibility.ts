@@ -4,7 +4,6 @@ import type { Db } from '../db/database.ts'
 import { idKind } from '../lib/ids.ts'
 import { canAdminister } from './administration.ts'
 import type { Principal } from './principal.ts'
-import { subjectRows } from './subject-rows.ts'
 
 /*
  * THE place that decides who may open what (docs/permissions.md). Every read takes a
@@ -276,7 +275,7 @@ export async function visibleAmong(
     add(
       await db
         .selectFrom('activity as a')
-        .innerJoin(subjectRows(ws).as('s'), (join) =>
+        .innerJoin('resource_index as s', (join) =>
           join.onRef('s.workspace_id', '=', 'a.workspace_id').onRef('s.id', '=', 'a.subject_id'),
         )
         .select('a.id')

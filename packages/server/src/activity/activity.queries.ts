@@ -1,5 +1,4 @@
 import { type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely'
-import { subjectRows } from '../access/subject-rows.ts'
 import type { Visibility } from '../access/visibility.ts'
 import type { Reference } from '../api/require-visible.ts'
 import type { ActivityVerb } from '../catalogue/verbs.ts'
@@ -81,8 +80,7 @@ export async function listActivity(
 ): Promise<ActivityRow[]> {
   let query = db
     .selectFrom('activity as a')
-    // A change to a team or a person is tested by a row compiled from the directory's rules.
-    .innerJoin(subjectRows(visibility.principal.workspaceId).as('s'), (join) =>
+    .innerJoin('resource_index as s', (join) =>
       join.onRef('s.workspace_id', '=', 'a.workspace_id').onRef('s.id', '=', 'a.subject_id'),
     )
     .select([

@@ -30,7 +30,7 @@ export const KINDS = {
     plural: 'people',
     search: { bodyField: 'role' },
 
-    verbs: { invited: 'directory', joined: 'event', updated: 'event' },
+    verbs: { invited: 'directory', joined: 'directory', updated: 'directory' },
   },
   team: {
     name: 'team',
@@ -42,7 +42,12 @@ export const KINDS = {
     plural: 'teams',
     search: { bodyField: 'name' },
 
-    verbs: { created: 'event', updated: 'event', member_added: 'event', member_removed: 'event' },
+    verbs: {
+      created: 'directory',
+      updated: 'directory',
+      member_added: 'directory',
+      member_removed: 'directory',
+    },
   },
   project: {
     name: 'project',

@@ -1,5 +1,4 @@
 import { type Selectable, sql } from 'kysely'
-import { subjectRows } from '../../access/subject-rows.ts'
 import type { Visibility } from '../../access/visibility.ts'
 import type { ActivityVerb } from '../../catalogue/verbs.ts'
 import type { Db } from '../../db/database.ts'
@@ -66,7 +65,7 @@ export async function scanChanges(
       select a.position, a.id, a.verb, a.subject_id, a.subject_type, a.project_id, a.actor_id,
         a.created_at, a.changes
       from scanned a
-      join ${subjectRows(ws)} s on s.workspace_id = ${ws} and s.id = a.subject_id
+      join resource_index s on s.workspace_id = ${ws} and s.id = a.subject_id
       where a.subject_type = any(${[...filters.resourceTypes]}::text[]) ${events} ${project}
         and ${visibility.row('s')}
       order by a.position

@@ -4,11 +4,9 @@ import { Timestamp } from '../../api/schemas.ts'
 import { allKinds } from '../../catalogue/catalogue.ts'
 import { ACTIVITY_VERBS } from '../../catalogue/verbs.ts'
 
-/** Resource types whose changes the feed carries: the kinds with activity verbs. */
+/** Resource types whose changes the feed carries (the subjects of activity). */
 export const CHANGE_KINDS: readonly string[] = allKinds()
-  .filter((kind) =>
-    Object.values(kind.verbs ?? {}).some((verb) => verb === 'event' || verb === 'activity'),
-  )
+  .filter((kind) => kind.indexed)
   .map((kind) => kind.name)
 
 /** One change of the feed (docs/changes.md). */
