@@ -17,13 +17,22 @@ export interface SmtpInbox {
   close(): Promise<void>
 }
 
-/** Starts an SMTP server on 127.0.0.1 at a free port (no TLS, no authentication). */
-export async function startSmtpInbox(): Promise<SmtpInbox> {
+/**
+ * Starts an SMTP server on 127.0.0.1 at a free port (no TLS, no authentication). `refuses` names
+ * recipients it turns away, as a full mailbox or an unknown user would be.
+ */
+export async function startSmtpInbox(
+  refuses: (address: string) => boolean = () => false,
+): Promise<SmtpInbox> {
   const received: ReceivedMail[] = []
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    onRcptTo(address, _session, callback) {
+      if (refuses(address.address)) callback(new Error('mailbox unavailable'))
+      else callback()
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = []
       stream.on('data', (chunk: Buffer) => chunks.push(chunk))

@@ -7,6 +7,7 @@ import type { WriteContext } from '../../writes/write-context.ts'
 import { invitationStatus, presentInvitation } from './invitations.present.ts'
 import {
   hasPendingInvitation,
+  INVITATION_COLUMNS,
   type InvitationRow,
   invitationForUpdate,
 } from './invitations.queries.ts'
@@ -78,19 +79,7 @@ export async function createInvitation(
       created_at: w.now,
       expires_at: new Date(w.now.getTime() + INVITATION_LIFETIME_MS),
     })
-    .returning([
-      'workspace_id',
-      'id',
-      'email',
-      'name',
-      'role',
-      'invited_by',
-      'created_at',
-      'expires_at',
-      'accepted_at',
-      'revoked_at',
-      'person_id',
-    ])
+    .returning(INVITATION_COLUMNS)
     .executeTakeFirstOrThrow()
   const record = presentInvitation(row, w.now)
   await recordDirectoryChange(w, {

@@ -6,7 +6,8 @@ import type { CursorPosition } from '../../lib/cursor.ts'
 /** An invitation's row without its token's hash, which no answer needs. */
 export type InvitationRow = Omit<Selectable<InvitationsTable>, 'token_hash'>
 
-const COLUMNS = [
+/** The columns of an `InvitationRow`: every one but the token's hash. */
+export const INVITATION_COLUMNS = [
   'workspace_id',
   'id',
   'email',
@@ -30,7 +31,7 @@ export async function listPendingInvitations(
 ): Promise<InvitationRow[]> {
   let query = db
     .selectFrom('invitations')
-    .select(COLUMNS)
+    .select(INVITATION_COLUMNS)
     .where('workspace_id', '=', workspaceId)
     .where('accepted_at', 'is', null)
     .where('revoked_at', 'is', null)
@@ -55,7 +56,7 @@ export async function pendingInvitation(
 ): Promise<InvitationRow | undefined> {
   return db
     .selectFrom('invitations')
-    .select(COLUMNS)
+    .select(INVITATION_COLUMNS)
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .where('accepted_at', 'is', null)
@@ -72,7 +73,7 @@ export async function invitationForUpdate(
 ): Promise<InvitationRow | undefined> {
   return db
     .selectFrom('invitations')
-    .select(COLUMNS)
+    .select(INVITATION_COLUMNS)
     .where('workspace_id', '=', workspaceId)
     .where('id', '=', id)
     .forUpdate()
@@ -112,7 +113,7 @@ export async function pendingInvitationByToken(
   let query = db
     .selectFrom('invitations as i')
     .innerJoin('workspaces as w', 'w.id', 'i.workspace_id')
-    .select(COLUMNS.map((column) => `i.${column}` as const))
+    .select(INVITATION_COLUMNS.map((column) => `i.${column}` as const))
     .select('w.name as workspace_name')
     .where('i.token_hash', '=', tokenHash)
     .where('i.accepted_at', 'is', null)

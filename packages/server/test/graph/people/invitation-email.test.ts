@@ -1,25 +1,16 @@
 import assert from 'node:assert/strict'
-import type { AddressInfo } from 'node:net'
 import { after, before, test } from 'node:test'
 import pino from 'pino'
-import { SMTPServer } from 'smtp-server'
 import type { ImportResult } from '../../../src/bundle/import-bundle.ts'
 import { importOk, tokenOf } from '../../harness/bundles.ts'
 import { peopleBundle } from '../../harness/people-bundle.ts'
+import { type SmtpInbox, startSmtpInbox } from '../../harness/smtp-inbox.ts'
 import { client, startTestApp, type TestApp } from '../../harness/test-app.ts'
 
 // Invitations by email through a real SMTP server on this machine (the smtp-server package):
 // sent after the commit, a failure leaves the invitation, and no log line holds the link.
 
-interface Received {
-  from: string
-  to: string[]
-  data: string
-}
-
-let smtp: SMTPServer
-let port: number
-const received: Received[] = []
+let inbox: SmtpInbox
 // Recipients the server refuses, as a full mailbox or an unknown user would be.
 const REFUSED = 'refused@example.test'
 
@@ -28,33 +19,11 @@ let ws: ImportResult
 const logs: string[] = []
 
 before(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    onRcptTo(address, _session, callback) {
-      if (address.address === REFUSED) callback(new Error('mailbox unavailable'))
-      else callback()
-    },
-    onData(stream, session, callback) {
-      const chunks: Buffer[] = []
-      stream.on('data', (chunk: Buffer) => chunks.push(chunk))
-      stream.on('end', () => {
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          data: Buffer.concat(chunks).toString('utf8'),
-        })
-        callback()
-      })
-    },
-  })
-  await new Promise<void>((resolve) => smtp.listen(0, '127.0.0.1', resolve))
-  port = (smtp.server.address() as AddressInfo).port
+  inbox = await startSmtpInbox((address) => address === REFUSED)
   const logger = pino({ level: 'trace' }, { write: (line: string) => void logs.push(line) })
   t = await startTestApp({
     env: {
-      WORKGRAPH_SMTP_URL: `smtp://127.0.0.1:${port}`,
+      WORKGRAPH_SMTP_URL: inbox.url,
       WORKGRAPH_MAIL_FROM: 'Workgraph <invites@example.test>',
       LOG_LEVEL: 'trace',
     },
@@ -64,7 +33,7 @@ before(async () => {
 })
 after(async () => {
   await t.close()
-  await new Promise<void>((resolve) => smtp.close(() => resolve()))
+  await inbox.close()
 })
 
 const as = (key: string) => client(t.app, tokenOf(ws, key))
@@ -76,13 +45,13 @@ test('an invitation is emailed with its link after the commit', async () => {
   })
   assert.equal(reply.status, 201, reply.body)
   assert.equal(reply.json.email, 'sent')
-  const mail = received.find((message) => message.to.includes('mailme@example.test'))
+  const mail = inbox.received.find((message) => message.to.includes('mailme@example.test'))
   assert.ok(mail, 'the SMTP server received the invitation')
   assert.equal(mail.from, 'invites@example.test')
   const token = /wg_inv_[0-9A-Za-z]+/.exec(reply.json.url)?.[0] as string
-  assert.ok(mail.data.includes(reply.json.url), 'the email carries the link')
-  assert.match(mail.data, /Subject: Join Test workspace on Workgraph/)
-  assert.match(mail.data, /Adam Admin invited you/)
+  assert.ok(mail.raw.includes(reply.json.url), 'the email carries the link')
+  assert.match(mail.raw, /Subject: Join Test workspace on Workgraph/)
+  assert.match(mail.raw, /Adam Admin invited you/)
   // Opening the link and a refused form log the route, never the token in its path.
   const page = await client(t.app).get(new URL(reply.json.url).pathname, { accept: 'text/html' })
   assert.equal(page.status, 200)
@@ -140,14 +109,14 @@ test('without SMTP the answer says not_configured; a dry run sends nothing', asy
   } finally {
     await plain.close()
   }
-  const count = received.length
+  const count = inbox.received.length
   const dry = await as('olive-key').post('/v1/invitations?dry_run=true', {
     email: 'dry@example.test',
     role: 'member',
   })
   assert.equal(dry.status, 200)
   assert.equal(dry.json.result.email, null)
-  assert.equal(received.length, count)
+  assert.equal(inbox.received.length, count)
 })
 
 test('WORKGRAPH_SMTP_URL must be an smtp URL, and the error never echoes it', async () => {
