@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto'
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { emailPasswordHash } from '../access/email-password-hashes.ts'
 import { bumpAclEpoch } from '../access/resource-index.ts'
@@ -10,12 +9,14 @@ import { pendingInvitationByToken } from '../graph/people/invitations.queries.ts
 import { presentPerson } from '../graph/people/people.present.ts'
 import { newId } from '../lib/ids.ts'
 import { hashPassword, isPasswordHash, verifyPassword } from '../lib/password.ts'
+import { PASSWORD_LENGTH } from '../setup/owner-input.ts'
 import { recordDirectoryChange } from '../writes/directory-change.ts'
 import { fromOwnPages, sameToken, signInCsrfToken } from './csrf.ts'
 import { setEmailPassword } from './email-passwords.ts'
-import { invitationGonePage, joinPage, MIN_PASSWORD_LENGTH } from './join.view.ts'
+import { invitationGonePage, joinPage } from './join.view.ts'
 import { forbiddenFormPage, refusedPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
+import { ensurePreSession, preSessionOf } from './pre-session.ts'
 import { seeOther } from './see-other.ts'
 import { allowSignInAttempt } from './sign-in.ts'
 import type { WebCookies } from './web-cookies.ts'
@@ -24,8 +25,6 @@ import { formOf } from './web-write.ts'
 
 // The path holds the link's token: request logs name the route instead (http/request-log.ts).
 const PAGE = { config: { public: true, urlHoldsSecret: true }, schema: { hide: true } } as const
-const PRE_SESSION_VALUE = /^[A-Za-z0-9_-]{43}$/
-const MAX_PASSWORD_LENGTH = 1024
 const TOO_MANY = 'Too many attempts. Wait a minute and try again.'
 
 type Pending = NonNullable<Awaited<ReturnType<typeof pendingInvitationByToken>>>
@@ -59,7 +58,7 @@ export function joinRoutes(deps: AppDeps, cookies: WebCookies) {
     })
 
     app.post('/join/:token', PAGE, async (request, reply) => {
-      const preSession = preSessionOf(request)
+      const preSession = preSessionOf(request, cookies)
       const form = formOf(request)
       if (
         !preSession ||
@@ -111,14 +110,14 @@ export function joinRoutes(deps: AppDeps, cookies: WebCookies) {
         throw new JoinRefused(422, 'Give your name (1 to 200 characters).')
       const existing = await emailPasswordHash(deps.db, email)
       if (existing && isPasswordHash(existing)) {
-        if (password.length > MAX_PASSWORD_LENGTH || !(await verifyPassword(password, existing)))
+        if (password.length > PASSWORD_LENGTH.max || !(await verifyPassword(password, existing)))
           throw new JoinRefused(401, `That is not the password of ${email}.`)
         return { hash: existing, isNew: false }
       }
-      if (password.length < MIN_PASSWORD_LENGTH || password.length > MAX_PASSWORD_LENGTH)
+      if (password.length < PASSWORD_LENGTH.min || password.length > PASSWORD_LENGTH.max)
         throw new JoinRefused(
           422,
-          `Choose a password of at least ${MIN_PASSWORD_LENGTH} characters (at most ${MAX_PASSWORD_LENGTH}).`,
+          `Choose a password of at least ${PASSWORD_LENGTH.min} characters (at most ${PASSWORD_LENGTH.max}).`,
         )
       return { hash: await hashPassword(password), isNew: true }
     }
@@ -223,11 +222,7 @@ export function joinRoutes(deps: AppDeps, cookies: WebCookies) {
       invitation: Pending,
       input: { name?: string; error?: string },
     ) {
-      let preSession = preSessionOf(request)
-      if (!preSession) {
-        preSession = randomBytes(32).toString('base64url')
-        reply.setCookie(cookies.signIn, preSession, cookies.options)
-      }
+      const preSession = ensurePreSession(request, reply, cookies)
       const { token } = request.params as { token: string }
       const hash = await emailPasswordHash(deps.db, invitation.email)
       return sendPage(
@@ -244,11 +239,6 @@ export function joinRoutes(deps: AppDeps, cookies: WebCookies) {
           ...(input.error !== undefined && { error: input.error }),
         }),
       )
-    }
-
-    function preSessionOf(request: FastifyRequest): string | null {
-      const value = request.cookies[cookies.signIn]
-      return value && PRE_SESSION_VALUE.test(value) ? value : null
     }
   }
 }

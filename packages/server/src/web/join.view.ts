@@ -1,8 +1,6 @@
 import { html } from 'ghtml'
+import { PASSWORD_LENGTH } from '../setup/owner-input.ts'
 import { layout } from './layout.view.ts'
-
-/** The shortest password the join page accepts. */
-export const MIN_PASSWORD_LENGTH = 12
 
 /** What the join form shows: the workspace, the invitee and how they prove who they are. */
 export interface JoinForm {
@@ -24,8 +22,8 @@ export function joinPage(input: JoinForm): string {
 <p id="password-hint">${input.email} already signs in to Workgraph: its password is this workspace's too.</p>
 <input id="password" name="password" type="password" autocomplete="current-password" required aria-describedby="password-hint">`
     : html`<label for="password">Choose a password</label>
-<p id="password-hint">At least ${MIN_PASSWORD_LENGTH} characters.</p>
-<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${MIN_PASSWORD_LENGTH}" aria-describedby="password-hint">`
+<p id="password-hint">At least ${PASSWORD_LENGTH.min} characters.</p>
+<input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_LENGTH.min}" aria-describedby="password-hint">`
   return layout({
     title: `Join ${input.workspaceName}`,
     web: null,

@@ -1,4 +1,5 @@
 import { html } from 'ghtml'
+import { PASSWORD_LENGTH } from '../setup/owner-input.ts'
 import { type FormProblem, fieldError, invalidAttributes, problemSummary } from './form-problems.ts'
 import { layout } from './layout.view.ts'
 
@@ -25,9 +26,9 @@ belongs to. This link works once.</p>
 <form class="stack" method="post" action="${input.action}">
 <input type="hidden" name="csrf" value="${input.csrf}">
 <input type="hidden" name="username" value="${input.email}" autocomplete="username">
-<label for="password">New password (12 characters or more)</label>
+<label for="password">New password (${PASSWORD_LENGTH.min} characters or more)</label>
 <input id="password" name="password" type="password" autocomplete="new-password" required
-minlength="12" maxlength="1024"!${invalidAttributes(problem, '/password', 'password-error')}>
+minlength="${PASSWORD_LENGTH.min}" maxlength="${PASSWORD_LENGTH.max}"!${invalidAttributes(problem, '/password', 'password-error')}>
 !${fieldError(problem, '/password', 'password-error')}
 <button type="submit">Set password and sign in</button>
 </form>

@@ -1,4 +1,5 @@
 import { html } from 'ghtml'
+import { PASSWORD_LENGTH } from '../setup/owner-input.ts'
 import { secretBox } from './credential-parts.ts'
 import { type FormProblem, fieldError, invalidAttributes, problemSummary } from './form-problems.ts'
 import { layout } from './layout.view.ts'
@@ -63,7 +64,7 @@ can invite the others once you are in.</p>
     )}
 !${field({ id: 'name', label: 'Your name', type: 'text', autocomplete: 'name', value: values.name ?? '' }, problem, ' maxlength="200"')}
 !${field({ id: 'email', label: 'Email', type: 'email', autocomplete: 'email', value: values.email ?? '' }, problem, ' maxlength="320"')}
-!${field({ id: 'password', label: 'Password (12 characters or more)', type: 'password', autocomplete: 'new-password' }, problem, ' minlength="12" maxlength="1024"')}
+!${field({ id: 'password', label: `Password (${PASSWORD_LENGTH.min} characters or more)`, type: 'password', autocomplete: 'new-password' }, problem, ` minlength="${PASSWORD_LENGTH.min}" maxlength="${PASSWORD_LENGTH.max}"`)}
 <button type="submit">Create workspace</button>
 </form>
 </div>`,
