@@ -107,5 +107,7 @@ export function verbWords(verb: string): string {
   const noun = type === 'okr' ? 'objective' : type
   if (action === 'checkin') return 'checked in on objective'
   if (type === 'comment') return 'commented'
+  if (action === 'member_added') return `added a member to ${noun}`
+  if (action === 'member_removed') return `removed a member from ${noun}`
   return `${action.replace(/_/g, ' ')} ${noun}`.trim()
 }
