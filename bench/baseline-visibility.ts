@@ -18,6 +18,7 @@ export function baselineVisibility(principal: Principal): Visibility {
     rowInBulk: (alias = 'r') => ws(alias),
     rowOfType: (alias) => ws(alias),
     activity: (_alias, subject = 's') => ws(subject),
+    directoryActivity: (alias = 'a') => ws(alias),
     person: (alias = 'p') => ws(alias),
     team: (alias = 't') => ws(alias),
     integration: (alias = 'i') => ws(alias),

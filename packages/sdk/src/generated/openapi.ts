@@ -1521,7 +1521,7 @@ export interface components {
             /** @constant */
             type: "activity";
             /** @enum {unknown} */
-            verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+            verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
             actor_id: string | null;
             subject_id: string;
             subject_type: string;
@@ -1558,7 +1558,7 @@ export interface components {
         AuditEntry: {
             id: string;
             /** @enum {unknown} */
-            action: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created" | "person.invited" | "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "workspace.created" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent" | "invitation.revoked";
+            action: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created" | "person.invited" | "workspace.created" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent" | "invitation.revoked";
             /** @description The person or integration that acted. */
             actor_id: string;
             token_id: string | null;
@@ -1678,7 +1678,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -1739,9 +1739,9 @@ export interface components {
              * @description What happened, such as task.created.
              * @enum {unknown}
              */
-            event: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+            event: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
             /** @enum {unknown} */
-            resource_type: "project" | "canvas" | "task" | "okr" | "comment";
+            resource_type: "person" | "team" | "project" | "canvas" | "task" | "okr" | "comment";
             resource_id: string;
             /**
              * Format: date-time
@@ -1893,7 +1893,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -2042,7 +2042,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -2205,7 +2205,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -2314,7 +2314,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -2460,7 +2460,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -2623,7 +2623,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -2729,7 +2729,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -2869,7 +2869,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -3032,7 +3032,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -3243,7 +3243,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -3399,7 +3399,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -3639,7 +3639,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -3792,7 +3792,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -3906,7 +3906,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -3967,7 +3967,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -4350,7 +4350,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -4585,7 +4585,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -4735,7 +4735,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -4917,7 +4917,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -5120,7 +5120,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -5239,7 +5239,7 @@ export interface components {
                 /** @constant */
                 type: "activity";
                 /** @enum {unknown} */
-                verb: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
+                verb: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created";
                 actor_id: (string | null) | null;
                 subject_id: string | null;
                 subject_type: string | null;
@@ -6960,7 +6960,7 @@ export interface operations {
                 /** @description Only entries at or after this time. */
                 since?: string;
                 /** @description Only these verbs, such as task.completed (repeat for several). */
-                verbs?: ("project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created")[];
+                verbs?: ("person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created")[];
                 /** @description Only entries of this project. */
                 project_id?: string;
             };
@@ -7004,7 +7004,7 @@ export interface operations {
                 /** @description Only entries at or after this time. */
                 since?: string;
                 /** @description Only these verbs, such as task.completed (repeat for several). */
-                verbs?: ("project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created")[];
+                verbs?: ("person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created")[];
             };
             header?: never;
             path: {
@@ -7556,7 +7556,7 @@ export interface operations {
                 actor_id?: string;
                 resource_id?: string;
                 /** @description Only entries of this action. */
-                action?: "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created" | "person.invited" | "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "workspace.created" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent" | "invitation.revoked";
+                action?: "person.joined" | "person.updated" | "team.created" | "team.updated" | "team.member_added" | "team.member_removed" | "project.created" | "project.updated" | "project.member_added" | "project.member_removed" | "canvas.created" | "canvas.updated" | "task.created" | "task.completed" | "task.updated" | "okr.created" | "okr.checkin" | "okr.updated" | "comment.created" | "person.invited" | "workspace.created" | "api_key.created" | "api_key.rotated" | "workspace_token.created" | "token.revoked" | "oauth_grant.approved" | "oauth_grant.revoked" | "webhook.created" | "webhook.updated" | "webhook.disabled" | "webhook.deleted" | "webhook.secret_rotated" | "webhook.delivery_replayed" | "webhook.recovered" | "webhook.test_sent" | "invitation.revoked";
                 /** @description Entries at or after this time. */
                 since?: string;
                 /** @description Entries before this time. */

@@ -39,6 +39,13 @@ export interface Visibility {
    * testing every entry of the feed. `bulk` for statements that test many entries (search).
    */
   activity(alias?: string, subject?: string, rows?: 'page' | 'bulk'): Expression<SqlBool>
+  /**
+   * Activity entries (alias `a`) about a person or a team: the directory's own rule decides them
+   * (`personId`, `teamId`), since people and teams have no resource-index row, and what they
+   * mention must be open as for `activity`. They belong to no project, so a credential fenced to
+   * projects sees none.
+   */
+  directoryActivity(alias?: string): Expression<SqlBool>
   /** People rows (alias `p`) the principal may see. */
   person(alias?: string): Expression<SqlBool>
   /** Team rows (alias `t`) the principal may see. */
@@ -84,6 +91,19 @@ function aclMatchesInBulk(
   return sql<SqlBool>`exists (select 1 from unnest(${acl}) as entry(id) where entry.id = any(string_to_array(${tokens.join(',')}::text, ',')))`
 }
 
+// Every resource an activity entry (alias) mentions is open by `open`: an entry is dropped whole
+// rather than shown with a hole where a hidden resource was.
+function mentionsOpen(
+  alias: string,
+  open: (alias: string) => RawBuilder<SqlBool>,
+): RawBuilder<SqlBool> {
+  return sql<SqlBool>`not exists (
+    select 1 from unnest(${sql.ref(`${alias}.ref_ids`)}) as m(id)
+    where not exists (
+      select 1 from resource_index x
+      where x.workspace_id = ${sql.ref(`${alias}.workspace_id`)} and x.id = m.id and ${open('x')}))`
+}
+
 /** The visibility of a principal: the only kind that production code builds. */
 export function visibilityFor(principal: Principal): Visibility {
   const ws = principal.workspaceId
@@ -113,6 +133,14 @@ export function visibilityFor(principal: Principal): Visibility {
     fence === null
       ? test
       : sql<SqlBool>`(${test} and ${sql.ref(`${alias}.project_id`)} = any(${fence}))`
+  const personId = (column: string) =>
+    people === null
+      ? sql<SqlBool>`(${sql.ref(column)} is not null)`
+      : sql<SqlBool>`(${sql.ref(column)} = any(${people}))`
+  const teamId = (column: string) =>
+    principal.isMember
+      ? sql<SqlBool>`(${sql.ref(column)} is not null)`
+      : sql<SqlBool>`(${sql.ref(column)} = any(${teams}))`
   const row = (alias = 'r') =>
     fenced(alias, principal.isMember ? memberRow(alias, shared) : guestRow(alias))
   const rowInBulk = (alias = 'r') =>
@@ -129,11 +157,15 @@ export function visibilityFor(principal: Principal): Visibility {
       ),
     activity: (alias = 'a', subject = 's', rows = 'page') => {
       const open = rows === 'bulk' ? rowInBulk : row
-      return sql<SqlBool>`(${open(subject)} and not exists (
-        select 1 from unnest(${sql.ref(`${alias}.ref_ids`)}) as m(id)
-        where not exists (
-          select 1 from resource_index x
-          where x.workspace_id = ${sql.ref(`${alias}.workspace_id`)} and x.id = m.id and ${open('x')})))`
+      return sql<SqlBool>`(${open(subject)} and ${mentionsOpen(alias, open)})`
+    },
+    directoryActivity: (alias = 'a') => {
+      if (fence !== null) return sql<SqlBool>`false`
+      const type = sql.ref(`${alias}.subject_type`)
+      return sql<SqlBool>`(${sql.ref(`${alias}.workspace_id`)} = ${ws}
+        and ((${type} = 'person' and ${personId(`${alias}.subject_id`)})
+          or (${type} = 'team' and ${teamId(`${alias}.subject_id`)}))
+        and ${mentionsOpen(alias, row)})`
     },
     // Members see everyone; guests and integrations the people resolved with their principal set.
     person: (alias = 'p') =>
@@ -148,14 +180,8 @@ export function visibilityFor(principal: Principal): Visibility {
       principal.isMember
         ? inWorkspace(alias)
         : sql<SqlBool>`(${inWorkspace(alias)} and ${sql.ref(`${alias}.id`)} = ${principal.actorId})`,
-    personId: (column) =>
-      people === null
-        ? sql<SqlBool>`(${sql.ref(column)} is not null)`
-        : sql<SqlBool>`(${sql.ref(column)} = any(${people}))`,
-    teamId: (column) =>
-      principal.isMember
-        ? sql<SqlBool>`(${sql.ref(column)} is not null)`
-        : sql<SqlBool>`(${sql.ref(column)} = any(${teams}))`,
+    personId,
+    teamId,
     actorId: (column) =>
       people === null
         ? sql<SqlBool>`(${sql.ref(column)} is not null)`
@@ -275,13 +301,18 @@ export async function visibleAmong(
     add(
       await db
         .selectFrom('activity as a')
-        .innerJoin('resource_index as s', (join) =>
+        .leftJoin('resource_index as s', (join) =>
           join.onRef('s.workspace_id', '=', 'a.workspace_id').onRef('s.id', '=', 'a.subject_id'),
         )
         .select('a.id')
         .where('a.workspace_id', '=', ws)
         .where('a.id', 'in', activity)
-        .where(visibility.activity())
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('s.id', 'is not', null), visibility.activity()]),
+            visibility.directoryActivity(),
+          ]),
+        )
         .execute(),
     )
   return visible

@@ -30,7 +30,7 @@ export const KINDS = {
     plural: 'people',
     search: { bodyField: 'role' },
 
-    verbs: { invited: 'directory', joined: 'directory', updated: 'directory' },
+    verbs: { invited: 'directory', joined: 'event', updated: 'event' },
   },
   team: {
     name: 'team',
@@ -42,12 +42,7 @@ export const KINDS = {
     plural: 'teams',
     search: { bodyField: 'name' },
 
-    verbs: {
-      created: 'directory',
-      updated: 'directory',
-      member_added: 'directory',
-      member_removed: 'directory',
-    },
+    verbs: { created: 'event', updated: 'event', member_added: 'event', member_removed: 'event' },
   },
   project: {
     name: 'project',

@@ -56,7 +56,7 @@ export interface ChangeRecord {
   /** The activity verb; for the event types (`EVENT_TYPES`) also the outbox event's type. */
   verb: ActivityVerb
   subjectId: string
-  subjectType: 'project' | 'task' | 'comment' | 'okr' | 'canvas'
+  subjectType: 'project' | 'task' | 'comment' | 'okr' | 'canvas' | 'team' | 'person'
   projectId: string | null
   /** A record inside the subject (the check-in of `okr.checkin`). */
   objectId?: string | null
@@ -80,7 +80,11 @@ export interface ChangeRecord {
  * and all are written by one statement. The entry's change-feed position is given once it has
  * committed (`numberCommittedChanges`, docs/changes.md), so writers never wait on one another.
  */
-export async function recordChange(context: WriteContext, change: ChangeRecord): Promise<void> {
+export async function recordChange(
+  // No more than this: joining records its change without a caller (web/join.routes.ts).
+  context: Pick<WriteContext, 'trx' | 'actor' | 'now'>,
+  change: ChangeRecord,
+): Promise<void> {
   const recorded = changeRecorded(context, change)
   await sql`with ${recorded.ctes} ${recorded.audit} ${PREPARED}`.execute(context.trx)
 }
@@ -124,7 +128,7 @@ export async function insertRecorded<Answer = never>(
 // A change's activity and outbox entries as common table expressions, and the insert of its audit
 // entry: the end of `recordChange`'s statement, one more expression of `insertRecorded`'s.
 function changeRecorded(
-  context: WriteContext,
+  context: Pick<WriteContext, 'trx' | 'actor' | 'now'>,
   change: ChangeRecord,
 ): { ctes: RawBuilder<unknown>; audit: Compilable } {
   const { trx, actor, now } = context

@@ -177,6 +177,56 @@ test('shaping writes answer as the rules say, and every answer after them follow
           expected.apply?.(world)
           await checkWorld(t.app, world, result, { pageSizes: [20] })
         }
+        // The change feed of every viewer holds exactly the changes whose subject it may open
+        // now: a project by the project rules, a team or a person by the directory's, never to
+        // a key fenced to projects (docs/changes.md).
+        const keyOf = new Map(Object.entries(result.ids).map(([key, id]) => [id, key]))
+        for (const who of world.viewers()) {
+          const token = result.api_keys[`${who}-key`] ?? result.workspace_tokens[`${who}-key`]
+          // Followed until caught up: a page may stop short of the head (docs/changes.md).
+          const seen = new Set<string>()
+          let page = await client(t.app, token?.token).get('/v1/changes?from=start&limit=200')
+          for (;;) {
+            assert.equal(page.status, 200, page.body)
+            for (const change of page.json.data) seen.add(change.resource_id)
+            if (page.json.data.length === 0) break
+            page = await client(t.app, token?.token).get(
+              `/v1/changes?limit=200&cursor=${encodeURIComponent(page.json.next_cursor)}`,
+            )
+          }
+          const changed = await t.db.db
+            .selectFrom('activity')
+            .select(['subject_id', 'subject_type'])
+            .where('workspace_id', '=', result.workspace_id)
+            .where('subject_type', 'in', ['project', 'team', 'person'])
+            // The writes of this run: the feed keeps recent changes only, and the bundle's are old.
+            .where('created_at', '>=', new Date(t.clock.now().getTime() - 86_400_000))
+            .distinct()
+            .execute()
+          // The activity stream shows the same subjects of the directory (whose entries mention
+          // nothing else, so the subject alone decides them).
+          const inStream = new Set<string>()
+          let stream = await client(t.app, token?.token).get('/v1/activity?limit=100')
+          for (;;) {
+            assert.equal(stream.status, 200, stream.body)
+            for (const entry of stream.json.data) inStream.add(entry.subject_id)
+            if (!stream.json.next_cursor) break
+            stream = await client(t.app, token?.token).get(
+              `/v1/activity?limit=100&cursor=${encodeURIComponent(stream.json.next_cursor)}`,
+            )
+          }
+          for (const { subject_id: id, subject_type: type } of changed) {
+            const key = keyOf.get(id) as string
+            const fenced = world.fences.has(who)
+            const open =
+              type === 'project'
+                ? world.canOpenProject(who, key)
+                : !fenced && world.canOpen(who, key)
+            assert.equal(seen.has(id), open, `${who} and the changes of ${type} ${key}`)
+            if (type !== 'project')
+              assert.equal(inStream.has(id), open, `${who} and the activity of ${type} ${key}`)
+          }
+        }
         // The index stays a pure function of the source rows: recompiling it changes nothing.
         const index = () =>
           t.db.db

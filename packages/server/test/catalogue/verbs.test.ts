@@ -9,6 +9,12 @@ test('the activity verbs are the kinds’ verbs, named <kind>.<verb>, in catalog
   assert.deepEqual(
     [...ACTIVITY_VERBS],
     [
+      'person.joined',
+      'person.updated',
+      'team.created',
+      'team.updated',
+      'team.member_added',
+      'team.member_removed',
       'project.created',
       'project.updated',
       'project.member_added',

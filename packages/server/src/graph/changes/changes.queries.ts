@@ -37,7 +37,8 @@ export interface ChangeScan {
  * Scans the positions after `after`, at most `window` of them, in one statement (so one
  * snapshot): positions are gapless and given to committed entries only, so the highest seen is the
  * head or the window's end, and nothing below it can appear later. A change is shown when its
- * subject is open to the caller now and it passes the filters; others are skipped silently.
+ * subject is open to the caller now (content by its resource-index row, a person or a team by the
+ * directory's rule) and it passes the filters; others are skipped silently.
  */
 export async function scanChanges(
   db: Db,
@@ -56,8 +57,8 @@ export async function scanChanges(
     : sql``
   const result = await sql<{ scanned_to: string | null } & Partial<ChangeRow>>`
     with scanned as (
-      select a.position, a.id, a.verb, a.subject_id, a.subject_type, a.project_id, a.actor_id,
-        a.created_at, a.changes
+      select a.workspace_id, a.position, a.id, a.verb, a.subject_id, a.subject_type, a.project_id,
+        a.actor_id, a.created_at, a.changes, a.ref_ids
       from activity a
       where a.workspace_id = ${ws} and a.position > ${after} and a.position <= ${after + window}
     ),
@@ -65,9 +66,9 @@ export async function scanChanges(
       select a.position, a.id, a.verb, a.subject_id, a.subject_type, a.project_id, a.actor_id,
         a.created_at, a.changes
       from scanned a
-      join resource_index s on s.workspace_id = ${ws} and s.id = a.subject_id
+      left join resource_index s on s.workspace_id = ${ws} and s.id = a.subject_id
       where a.subject_type = any(${[...filters.resourceTypes]}::text[]) ${events} ${project}
-        and ${visibility.row('s')}
+        and (${visibility.row('s')} or ${visibility.directoryActivity('a')})
       order by a.position
       limit ${limit + 1}
     )

@@ -4,9 +4,11 @@ import { Timestamp } from '../../api/schemas.ts'
 import { allKinds } from '../../catalogue/catalogue.ts'
 import { ACTIVITY_VERBS } from '../../catalogue/verbs.ts'
 
-/** Resource types whose changes the feed carries (the subjects of activity). */
+/** Resource types whose changes the feed carries: the kinds with activity verbs. */
 export const CHANGE_KINDS: readonly string[] = allKinds()
-  .filter((kind) => kind.indexed)
+  .filter((kind) =>
+    Object.values(kind.verbs ?? {}).some((verb) => verb === 'event' || verb === 'activity'),
+  )
   .map((kind) => kind.name)
 
 /** One change of the feed (docs/changes.md). */

@@ -180,6 +180,10 @@ async function recordTeamMembership(
     verb: how === 'added' ? 'team.member_added' : 'team.member_removed',
     subjectId: teamId,
     subjectType: 'team',
+    // The person is shown to each reader only as far as it may see them (changed-people.ts).
+    changes: {
+      member: how === 'added' ? { from: null, to: personId } : { from: personId, to: null },
+    },
     audit: {
       resourceId: teamId,
       resourceType: 'team',

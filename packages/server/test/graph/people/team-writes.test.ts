@@ -51,12 +51,42 @@ test('an admin makes a team with members; they open what it is given at once', a
     (await eventsOf(made.json.id)).map((e) => e.type),
     ['team.created', 'team.member_removed'],
   )
-  const activity = await t.db.db
-    .selectFrom('activity')
-    .select('id')
-    .where('subject_id', '=', made.json.id)
-    .execute()
-  assert.equal(activity.length, 0, 'directory changes are not in the activity stream')
+  // The stream and the feed show the team's changes to whoever may see the team: every member,
+  // a guest in it; not an integration, nor a key fenced to projects.
+  const verbsSeenBy = async (key: string) =>
+    (await as(key).get(`/v1/activity?resource_id=${made.json.id}`)).json.data?.map(
+      (entry: { verb: string }) => entry.verb,
+    )
+  // Both were written at the test clock's one instant: compared as sets.
+  assert.deepEqual((await verbsSeenBy('alice-key')).sort(), ['team.created', 'team.member_removed'])
+  assert.deepEqual((await verbsSeenBy('gus-key')).sort(), ['team.created', 'team.member_removed'])
+  // An entry opens on its own as it lists; to the integration the team is hidden: the filter
+  // and the entry are the one 404, and its feed holds none.
+  const [entry] = (await as('gus-key').get(`/v1/activity?resource_id=${made.json.id}`)).json.data
+  assert.equal((await as('gus-key').get(`/v1/resources/${entry.id}`)).status, 200)
+  assert.equal((await as('bot-token').get(`/v1/resources/${entry.id}`)).status, 404)
+  assert.equal((await as('gus-key').get(`/v1/resources/${entry.id}/links`)).status, 200)
+  const summary = await as('gus-key').get(`/v1/resources/${entry.id}/summary`)
+  assert.equal(summary.status, 200, summary.body)
+  assert.match(summary.json.text, /removed a member from team “Design”/)
+  assert.equal((await as('bot-token').get(`/v1/resources/${entry.id}/summary`)).status, 404)
+  assert.equal((await as('bot-token').get(`/v1/resources/${entry.id}/links`)).status, 404)
+  assert.equal((await as('bot-token').get(`/v1/activity?resource_id=${made.json.id}`)).status, 404)
+  const botFeed = await as('bot-token').get('/v1/changes?from=start')
+  assert.ok(!botFeed.body.includes(made.json.id))
+  const feed = await as('bob-key').get('/v1/changes?from=start&types=team.member_removed')
+  assert.deepEqual(
+    feed.json.data.map((c: { resource_id: string; changes: unknown }) => [
+      c.resource_id,
+      c.changes,
+    ]),
+    [
+      [
+        made.json.id,
+        { member: { from: id('bob'), to: null, from_name: 'Bob Member', to_name: null } },
+      ],
+    ],
+  )
 })
 
 test('only owners and admins change teams, through an unfenced credential', async () => {
@@ -132,4 +162,22 @@ test('unknown, hidden and malformed ids are one 404; bad bodies are 422s', async
     const reply = await as('olive-key').post('/v1/teams', body)
     assert.equal(reply.status, 422, JSON.stringify(body))
   }
+})
+
+test('a change to a person is in the feed of whoever may see them: a guest who shares a project', async () => {
+  const added = await as('alice-key').post(`/v1/projects/${id('open')}/members`, {
+    person_id: id('bob'),
+  })
+  assert.equal(added.status, 200, added.body)
+  const promoted = await as('olive-key').patch(`/v1/people/${id('bob')}`, { role: 'admin' })
+  assert.equal(promoted.status, 200, promoted.body)
+  const heard = async (key: string) =>
+    (await as(key).get('/v1/changes?from=start&types=person.updated')).json.data.map(
+      (c: { resource_id: string }) => c.resource_id,
+    )
+  // Gus, a guest, shares the open project with Bob; the integration shares none with him.
+  assert.deepEqual(await heard('gus-key'), [id('bob')])
+  assert.deepEqual(await heard('alice-key'), [id('bob')])
+  assert.deepEqual(await heard('bot-token'), [])
+  await as('olive-key').patch(`/v1/people/${id('bob')}`, { role: 'member' })
 })
