@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict'
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { test } from 'node:test'
 import { PROBLEMS } from '../../src/api/problem-catalogue.ts'
 import { SETTINGS } from '../../src/config.ts'
@@ -39,4 +39,27 @@ test('the README gives the two commands on its first screen', () => {
   const firstScreen = readme.split('\n').slice(0, 40).join('\n')
   assert.match(firstScreen, /npm ci && npm start/)
   assert.match(firstScreen, /npm ci && npm test/)
+})
+
+test('the license the packages declare is the LICENSE file beside them', () => {
+  const root = new URL('../../../../', import.meta.url)
+  const license = readFileSync(new URL('LICENSE', root), 'utf8')
+  assert.match(license, /^\s*Apache License\s+Version 2\.0, January 2004/)
+  for (const manifest of [
+    'package.json',
+    'packages/server/package.json',
+    'packages/sdk/package.json',
+  ])
+    assert.equal(JSON.parse(readFileSync(new URL(manifest, root), 'utf8')).license, 'Apache-2.0')
+})
+
+test("CONTRIBUTING.md's links lead to files, and its npm scripts exist", () => {
+  const root = new URL('../../../../', import.meta.url)
+  const text = readFileSync(new URL('CONTRIBUTING.md', root), 'utf8')
+  for (const [, target] of text.matchAll(/\]\(([^)#]+)(?:#[^)]*)?\)/g))
+    if (!/^https?:/.test(target as string))
+      assert.ok(existsSync(new URL(target as string, root)), `${target} exists`)
+  const scripts = JSON.parse(readFileSync(new URL('package.json', root), 'utf8')).scripts
+  for (const [, script] of text.matchAll(/npm run ([a-z:]+)(?![a-z:]| -w)/g))
+    assert.ok(scripts[script as string], `npm run ${script}`)
 })
