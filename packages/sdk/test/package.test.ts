@@ -64,11 +64,16 @@ before(async () => {
   ]
   ws = await importOk(t.db.db, bundle)
   dir = mkdtempSync(join(tmpdir(), 'workgraph-sdk-'))
-  // The SDK's tarball (prepack builds dist/); its one dependency as a tarball too, packed from
-  // the copy `npm ci` installed, so that installing needs no registry at all.
-  execFileSync('npm', ['pack', '--pack-destination', dir, '--silent'], { cwd: SDK, stdio: 'pipe' })
+  // The SDK's tarball, packed by the README's command (prepack builds dist/); its one dependency
+  // as a tarball too, packed from the copy `npm ci` installed, so that installing needs no
+  // registry at all.
+  execFileSync('npm', [...readmePack(), '--pack-destination', dir, '--silent'], {
+    cwd: ROOT,
+    stdio: 'pipe',
+  })
   tarball = readdirSync(dir).find((name) => name.endsWith('.tgz')) as string
   assert.ok(tarball)
+  assert.ok(readme().includes(tarball), `the README names the tarball npm packs, ${tarball}`)
   const noble = pack(join(ROOT, 'node_modules/@noble/hashes'), dir)
   app = join(dir, 'app')
   run('mkdir', ['-p', app], dir)
@@ -87,9 +92,20 @@ after(async () => {
   if (dir) rmSync(dir, { recursive: true, force: true })
 })
 
+function readme(): string {
+  return readFileSync(join(SDK, 'README.md'), 'utf8')
+}
+
+// The arguments of the README's `npm pack` command, which the SDK is installed by until it is
+// published.
+function readmePack(): string[] {
+  const command = /^npm ci && npm (pack -w @workgraph\/sdk)\b/m.exec(readme())?.[1]
+  assert.ok(command, 'the README says how to pack the SDK')
+  return command.split(' ')
+}
+
 function readmeExample(): string {
-  const readme = readFileSync(join(SDK, 'README.md'), 'utf8')
-  const example = /```ts\n([\s\S]*?)```/.exec(readme)?.[1]
+  const example = /```ts\n([\s\S]*?)```/.exec(readme())?.[1]
   assert.ok(example, 'the README has a ts example')
   return example
 }
