@@ -1046,7 +1046,7 @@ export interface paths {
         };
         /**
          * Authorization server metadata (RFC 8414)
-         * @description Also served at /.well-known/openid-configuration.
+         * @description Plain OAuth 2.0: no ID tokens, no userinfo, and no OpenID discovery document.
          */
         get: operations["getAuthorizationServerMetadata"];
         put?: never;

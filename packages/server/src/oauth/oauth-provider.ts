@@ -11,6 +11,7 @@ import { WEB_PAGE_HEADERS } from '../web/page-headers.ts'
 import { ArtifactAdapter } from './artifact-adapter.ts'
 import { ClientAdapter } from './client-adapter.ts'
 import { interactionErrorPage } from './interaction/interaction-error.view.ts'
+import { advertiseOAuthOnly } from './oauth-metadata.ts'
 import { OAUTH_ROUTES } from './oauth-routes.ts'
 
 /** What the authorization server is built from. */
@@ -163,6 +164,7 @@ export function createOAuthProvider(options: OAuthProviderOptions): Provider {
   // Behind TLS termination the issuer is https while this process speaks http.
   provider.proxy = issuer.startsWith('https:')
   useOurSecretFormats(provider)
+  advertiseOAuthOnly(provider)
   provider.on('server_error', (_ctx, error) => options.logger.error({ err: error }, 'oauth error'))
   return provider
 }

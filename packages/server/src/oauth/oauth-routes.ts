@@ -7,11 +7,11 @@ export const OAUTH_ROUTES = {
   jwks: '/oauth/jwks',
 } as const
 
-/** The authorization server's metadata documents (RFC 8414, and OpenID discovery for clients that ask there). */
-export const METADATA_PATHS = [
-  '/.well-known/oauth-authorization-server',
-  '/.well-known/openid-configuration',
-] as const
+/**
+ * The authorization server's metadata document (RFC 8414). Not at the OpenID discovery path too:
+ * this server is no OpenID Provider (oauth-metadata.ts).
+ */
+export const METADATA_PATHS = ['/.well-known/oauth-authorization-server'] as const
 
 /** The protected resource's metadata (RFC 9728), served by this API rather than the provider. */
 export const RESOURCE_METADATA_PATH = '/.well-known/oauth-protected-resource'

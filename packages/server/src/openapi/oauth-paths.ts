@@ -207,7 +207,8 @@ export function oauthPaths(): Record<string, object> {
         ...publicOperation,
         operationId: 'getAuthorizationServerMetadata',
         summary: 'Authorization server metadata (RFC 8414)',
-        description: 'Also served at /.well-known/openid-configuration.',
+        description:
+          'Plain OAuth 2.0: no ID tokens, no userinfo, and no OpenID discovery document.',
         responses: {
           '200': { description: 'The metadata.', content: json(Metadata) },
           '400': oauthError,

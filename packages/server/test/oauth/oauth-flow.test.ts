@@ -116,3 +116,51 @@ test('an app gets a token for a user with openid-client: discovery, PKCE, sign-i
     )
   }
 })
+
+test('OpenID Connect is not claimed: no openid in the metadata, no discovery document, openid refused', async () => {
+  const clientId = ws.oauth_clients.planner?.client_id as string
+  // The RFC 8414 document names no OpenID scope, claim or ID token algorithm.
+  const metadata = (await discover(clientId)).serverMetadata()
+  assert.ok(metadata.scopes_supported?.includes('project:read'))
+  assert.ok(!metadata.scopes_supported?.includes('openid'))
+  for (const field of [
+    'claims_supported',
+    'id_token_signing_alg_values_supported',
+    'subject_types_supported',
+    'userinfo_endpoint',
+  ])
+    assert.equal(metadata[field], undefined, field)
+  // A client that looks for an OpenID Provider finds none.
+  const oidc = await fetch(new URL('/.well-known/openid-configuration', t.origin))
+  assert.equal(oidc.status, 404)
+  await assert.rejects(
+    oauth.discovery(new URL(t.origin), clientId, undefined, oauth.None(), {
+      execute: [oauth.allowInsecureRequests],
+      algorithm: 'oidc',
+    }),
+  )
+  // Asking for openid anyway comes back to the app as invalid_scope, before anyone signs in.
+  const config = await discover(clientId)
+  const verifier = oauth.randomPKCECodeVerifier()
+  const state = oauth.randomState()
+  const authorizationUrl = oauth.buildAuthorizationUrl(config, {
+    redirect_uri: REDIRECT_URI,
+    scope: 'openid project:read',
+    code_challenge: await oauth.calculatePKCECodeChallenge(verifier),
+    code_challenge_method: 'S256',
+    state,
+  })
+  const flow = await runBrowserFlow(new Browser(t.origin), authorizationUrl.href, {
+    email: 'alice@example.test',
+    password: PASSWORD,
+  })
+  assert.deepEqual(flow.pagesSeen, [])
+  await assert.rejects(
+    oauth.authorizationCodeGrant(config, new URL(flow.callback as string), {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    }),
+    (error: { error?: string; error_description?: string }) =>
+      error.error === 'invalid_scope' && /issues no ID tokens/.test(error.error_description ?? ''),
+  )
+})

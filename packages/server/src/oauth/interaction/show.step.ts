@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify'
 import type { Interaction } from 'oidc-provider'
 import { isKnownScope } from '../../access/scopes.ts'
 import type { AppDeps } from '../../app-deps.ts'
+import { OPENID_SCOPE } from '../oauth-metadata.ts'
 import { showConsent } from './consent.step.ts'
 import {
   INTERACTION_BASE,
@@ -35,6 +36,8 @@ export function showStep(deps: AppDeps, ctx: InteractionContext) {
 function scopeRefusal(interaction: Interaction): string | null {
   const scopes = requestedScopes(interaction)
   if (scopes.length === 0) return 'Ask for at least one scope.'
+  if (scopes.includes(OPENID_SCOPE))
+    return 'This server grants OAuth 2.0 access to its API and issues no ID tokens: ask without openid.'
   const unknown = scopes.filter((scope) => !isKnownScope(scope))
   return unknown.length > 0 ? `Unknown scope: ${unknown.join(' ')}.` : null
 }
