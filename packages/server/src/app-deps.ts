@@ -11,6 +11,7 @@ import { CursorCodec } from './lib/cursor.ts'
 import { deriveOAuthKeys, deriveWebKeys, type OAuthKeys, type WebKeys } from './lib/derived-keys.ts'
 import { UrlBuilder } from './lib/resource-urls.ts'
 import { SecretBox } from './lib/secret-box.ts'
+import { createMetrics, type Metrics } from './metrics/metrics.ts'
 
 /** Seams of the write path: tests make a committed-looking write fail; the dispatcher listens. */
 export interface WriteHooks {
@@ -43,6 +44,8 @@ export interface AppDeps {
   readonly lifecycle: { draining: boolean }
   /** What requests have shown of the database's health (a full disk), for /readyz. */
   readonly health: DatabaseHealth
+  /** What `GET /metrics` reports (docs/operations.md, "Metrics"). */
+  readonly metrics: Metrics
 }
 
 /** Builds the dependencies of the app from the database, the settings and the service secret. */
@@ -72,5 +75,8 @@ export function createAppDeps(options: {
     changeSignal: new ChangeSignal(),
     lifecycle: { draining: false },
     health: new DatabaseHealth(),
+    metrics: createMetrics(options.db, {
+      processMetrics: options.config.metricsToken !== undefined,
+    }),
   }
 }

@@ -30,6 +30,8 @@ import { installStorableTextRule } from './http/storable-text.hook.ts'
 import { defaultEmptyBody, validatorCompiler } from './http/validators.ts'
 import { defineBuiltInKinds } from './kinds/built-in-kinds.ts'
 import { mcpRoutes } from './mcp/mcp.routes.ts'
+import { metricsRoutes } from './metrics/metrics.routes.ts'
+import { installRequestMetrics } from './metrics/request-metrics.hook.ts'
 import { oauthPlugin, resourceIdentifier } from './oauth/oauth.plugin.ts'
 import { oauthGrantRoutes } from './oauth/oauth-grants.routes.ts'
 import { RESOURCE_METADATA_PATH } from './oauth/oauth-routes.ts'
@@ -112,6 +114,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   installErrorHandling(app, webNotFound(deps))
   app.addHook('onError', async (_request, _reply, error) => deps.health.observe(error))
   installRequestLog(app)
+  installRequestMetrics(app, deps.metrics)
   installDrainingRefusal(app, deps.lifecycle)
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)
@@ -136,6 +139,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(cookie)
 
   await app.register(healthRoutes(deps))
+  await app.register(metricsRoutes(deps))
   // Each kind's own routes, in catalogue order (the OpenAPI document lists paths in that order).
   for (const kind of kindsWith('routes')) await app.register(kind.routes(deps))
   // One change feed for the app: REST and MCP long polls share its heads, wake-ups and turns.

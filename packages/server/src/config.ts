@@ -52,6 +52,8 @@ export interface Config {
   readonly smtpUrl: string | undefined
   /** The From address of the service's email. */
   readonly mailFrom: string
+  /** The bearer token `GET /metrics` asks for; unset, there is no such route. */
+  readonly metricsToken: string | undefined
 }
 
 /** One documented setting: its environment variable, CLI flag and default. */
@@ -255,6 +257,12 @@ export const SETTINGS: readonly SettingSpec[] = [
     default: 'Workgraph <workgraph@HOST>',
     description: 'The From address of invitation emails.',
   },
+  {
+    env: 'METRICS_TOKEN',
+    default: '(unset: no `/metrics`)',
+    description:
+      'Turns on `GET /metrics` (Prometheus) for scrapers that send it as `Authorization: Bearer …` ([operations.md](operations.md#metrics)).',
+  },
 ]
 
 /** Values given on the command line; they win over the environment. */
@@ -350,6 +358,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     smtpUrl: smtpUrl(nonEmpty(env.WORKGRAPH_SMTP_URL)),
     mailFrom:
       nonEmpty(env.WORKGRAPH_MAIL_FROM) ?? `Workgraph <workgraph@${new URL(publicUrl).hostname}>`,
+    metricsToken: nonEmpty(env.METRICS_TOKEN),
     ...httpLimits(env),
     ...databaseWaits(env),
   })
