@@ -81,20 +81,15 @@ export async function listActivity(
   after: CursorPosition | null,
   limit: number,
 ): Promise<ActivityRow[]> {
-  const content = entries(db, visibility, titleTypes, filters, after, limit, 'content')
+  const read: BranchRead = { db, visibility, titleTypes, filters, after, limit }
+  const content = entries(read, 'content')
   const rows = readsDirectory(visibility, filters)
     ? await db
         .selectFrom(
           db
             .selectFrom(content.as('c'))
             .selectAll()
-            .unionAll(
-              db
-                .selectFrom(
-                  entries(db, visibility, titleTypes, filters, after, limit, 'directory').as('d'),
-                )
-                .selectAll(),
-            )
+            .unionAll(db.selectFrom(entries(read, 'directory').as('d')).selectAll())
             .as('u'),
         )
         .selectAll()
@@ -139,17 +134,20 @@ interface SubjectRow {
   updated_at: Date
 }
 
+// What both branches of `listActivity` read with.
+interface BranchRead {
+  db: Db
+  visibility: Visibility
+  titleTypes: readonly string[]
+  filters: ActivityFilters
+  after: CursorPosition | null
+  limit: number
+}
+
 // One branch of `listActivity`: the entries about content (subjects in the resource index), or
 // about people and teams (the directory's rule), filtered, newest first, `limit + 1` of them.
-function entries(
-  db: Db,
-  visibility: Visibility,
-  titleTypes: readonly string[],
-  filters: ActivityFilters,
-  after: CursorPosition | null,
-  limit: number,
-  subjects: 'content' | 'directory',
-) {
+function entries(read: BranchRead, subjects: 'content' | 'directory') {
+  const { db, visibility, titleTypes, filters, after, limit } = read
   const ws = visibility.principal.workspaceId
   const from =
     subjects === 'content'
