@@ -139,7 +139,7 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   await app.register(cookie)
 
   await app.register(healthRoutes(deps))
-  await app.register(metricsRoutes(deps))
+  await app.register(metricsRoutes(deps.metrics, deps.config.metricsToken))
   // Each kind's own routes, in catalogue order (the OpenAPI document lists paths in that order).
   for (const kind of kindsWith('routes')) await app.register(kind.routes(deps))
   // One change feed for the app: REST and MCP long polls share its heads, wake-ups and turns.

@@ -1,7 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto'
 import type { FastifyInstance } from 'fastify'
 import { ProblemError } from '../api/problem-catalogue.ts'
-import type { AppDeps } from '../app-deps.ts'
+import type { Metrics } from './metrics.ts'
 
 const BEARER = /^Bearer\s+(\S+)$/i
 
@@ -11,10 +11,8 @@ const BEARER = /^Bearer\s+(\S+)$/i
  * secret rather than an API key: a scraper is not a person of any workspace, and the figures are
  * the process's, across workspaces.
  */
-export function metricsRoutes(deps: AppDeps) {
+export function metricsRoutes(metrics: Metrics, token: string | undefined) {
   return async (app: FastifyInstance) => {
-    const { metrics } = deps
-    const token = deps.config.metricsToken
     if (token === undefined) return
     const expected = digest(token)
     app.get(
