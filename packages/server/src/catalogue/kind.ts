@@ -30,8 +30,8 @@ export interface KindInfo {
   /**
    * The verbs of its changes (`completed` is `task.completed`): `event` when the activity stream
    * shows it and webhooks also deliver it as an outbox event (docs/webhooks.md), `activity` when
-   * only the stream shows it, `directory` when only webhooks deliver it: a change to the workspace's
-   * people and teams, which are not content the stream's visibility rule can decide.
+   * only the stream shows it, `directory` when only webhooks deliver it: a change to the
+   * workspace's directory that only those who administer it may hear of (an invitation).
    */
   readonly verbs?: { readonly [verb: string]: 'event' | 'activity' | 'directory' }
 }

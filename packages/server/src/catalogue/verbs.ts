@@ -18,7 +18,7 @@ export type ActivityVerb = { [K in keyof Kinds]: VerbsOf<K, 'event' | 'activity'
 /** One of the outbox's event types: the verbs that webhooks deliver. */
 export type EventType = { [K in keyof Kinds]: VerbsOf<K, 'event' | 'directory'> }[keyof Kinds]
 
-/** An event of the workspace's directory (people and teams): delivered, not in the stream. */
+/** An event that webhooks deliver and the stream does not show (an invitation: `directory` verbs). */
 export type DirectoryEventType = { [K in keyof Kinds]: VerbsOf<K, 'directory'> }[keyof Kinds]
 
 // The verbs of every kind whose value is one of `which`, in the catalogue's order.
