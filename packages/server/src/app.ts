@@ -114,7 +114,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
   installErrorHandling(app, webNotFound(deps))
   app.addHook('onError', async (_request, _reply, error) => deps.health.observe(error))
   installRequestLog(app)
-  installRequestMetrics(app, deps.metrics)
+  // Counted only where someone may read the counts: a request pays nothing for metrics left off.
+  if (deps.config.metricsToken !== undefined) installRequestMetrics(app, deps.metrics)
   installDrainingRefusal(app, deps.lifecycle)
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id)

@@ -1,6 +1,7 @@
 import { type RawBuilder, type Selectable, type SqlBool, sql } from 'kysely'
 import type { Visibility } from '../access/visibility.ts'
 import type { Reference } from '../api/require-visible.ts'
+import { kindNamed } from '../catalogue/catalogue.ts'
 import type { ActivityVerb } from '../catalogue/verbs.ts'
 import type { Db } from '../db/database.ts'
 import { newestFirstAfter } from '../db/keyset.ts'
@@ -110,8 +111,9 @@ function readsDirectory(visibility: Visibility, filters: ActivityFilters): boole
   return !filters.verbs?.length || filters.verbs.some((verb) => isDirectoryVerb(verb))
 }
 
+// A verb about a kind the resource index does not hold: a person or a team.
 function isDirectoryVerb(verb: string): boolean {
-  return verb.startsWith('person.') || verb.startsWith('team.')
+  return kindNamed(verb.split('.')[0] ?? '')?.indexed === false
 }
 
 // The subjects of directory entries, in the shape of the resource index's rows they stand in for.
