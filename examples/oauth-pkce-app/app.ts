@@ -71,10 +71,12 @@ export async function runOAuthApp(options: OAuthAppOptions): Promise<OAuthAppRes
   const { callback, ready } = receiveCallback(new URL(options.redirectUri))
   await ready
   await options.openBrowser(authorizationUrl.href)
-  let tokens = await oauth.authorizationCodeGrant(config, await callback, {
-    pkceCodeVerifier: verifier,
-    expectedState: state,
-  })
+  // Typed as both grants answer, so the refreshed tokens can replace the first ones.
+  let tokens: oauth.TokenEndpointResponse & oauth.TokenEndpointResponseHelpers =
+    await oauth.authorizationCodeGrant(config, await callback, {
+      pkceCodeVerifier: verifier,
+      expectedState: state,
+    })
 
   // The SDK asks for the token before every call, so it always uses the newest one.
   const wg = new Workgraph({ apiKey: () => tokens.access_token, baseUrl: options.issuer })

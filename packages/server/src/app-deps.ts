@@ -5,12 +5,14 @@ import { SharedRateLimitStore } from './api/shared-rate-limit-store.ts'
 import type { Config } from './config.ts'
 import type { Database } from './db/database.ts'
 import { DatabaseHealth } from './db/database-health.ts'
+import type { PoolUse } from './db/pool-use.ts'
 import { ChangeSignal } from './lib/change-signal.ts'
 import { type Clock, systemClock } from './lib/clock.ts'
 import { CursorCodec } from './lib/cursor.ts'
 import { deriveOAuthKeys, deriveWebKeys, type OAuthKeys, type WebKeys } from './lib/derived-keys.ts'
 import { UrlBuilder } from './lib/resource-urls.ts'
 import { SecretBox } from './lib/secret-box.ts'
+import { countingRefusals } from './metrics/counted-refusals.ts'
 import { createMetrics, type Metrics } from './metrics/metrics.ts'
 
 /** Seams of the write path: tests make a committed-looking write fail; the dispatcher listens. */
@@ -55,7 +57,18 @@ export function createAppDeps(options: {
   config: Config
   secret: Buffer
   clock?: Clock
+  /** The database pool, whose use the metrics report; without it they leave the pool out. */
+  pool?: PoolUse
 }): AppDeps {
+  const metrics = createMetrics(options.db, {
+    processMetrics: options.config.metricsToken !== undefined,
+    pool: options.pool,
+  })
+  // The embedded database admits one process (its lock file), so memory is exact there.
+  const rateLimits =
+    options.engine === 'postgres'
+      ? new SharedRateLimitStore(options.db)
+      : new MemoryRateLimitStore()
   return {
     db: options.db,
     config: options.config,
@@ -64,19 +77,13 @@ export function createAppDeps(options: {
     cursors: new CursorCodec(options.secret),
     urls: new UrlBuilder(options.config),
     secrets: new SecretBox(options.secret),
-    // The embedded database admits one process (its lock file), so memory is exact there.
-    rateLimits:
-      options.engine === 'postgres'
-        ? new SharedRateLimitStore(options.db)
-        : new MemoryRateLimitStore(),
+    rateLimits: countingRefusals(rateLimits, metrics.rateLimitRefusals),
     oauthKeys: deriveOAuthKeys(options.secret),
     webKeys: deriveWebKeys(options.secret),
     writeHooks: {},
     changeSignal: new ChangeSignal(),
     lifecycle: { draining: false },
     health: new DatabaseHealth(),
-    metrics: createMetrics(options.db, {
-      processMetrics: options.config.metricsToken !== undefined,
-    }),
+    metrics,
   }
 }

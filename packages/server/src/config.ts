@@ -54,6 +54,8 @@ export interface Config {
   readonly mailFrom: string
   /** The bearer token `GET /metrics` asks for; unset, there is no such route. */
   readonly metricsToken: string | undefined
+  /** The port `workgraph worker` serves `/metrics` on, when `metricsToken` is set. */
+  readonly metricsPort: number
 }
 
 /** One documented setting: its environment variable, CLI flag and default. */
@@ -263,6 +265,12 @@ export const SETTINGS: readonly SettingSpec[] = [
     description:
       'Turns on `GET /metrics` (Prometheus) for scrapers that send it as `Authorization: Bearer …` ([operations.md](operations.md#metrics)).',
   },
+  {
+    env: 'METRICS_PORT',
+    default: '9464',
+    description:
+      'The port `workgraph worker`, which serves no API, serves `GET /metrics` and `GET /healthz` on, on `HOST`, when `METRICS_TOKEN` is set. `serve` answers `/metrics` on its own port.',
+  },
 ]
 
 /** Values given on the command line; they win over the environment. */
@@ -359,6 +367,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
     mailFrom:
       nonEmpty(env.WORKGRAPH_MAIL_FROM) ?? `Workgraph <workgraph@${new URL(publicUrl).hostname}>`,
     metricsToken: nonEmpty(env.METRICS_TOKEN),
+    metricsPort: integer('METRICS_PORT', env.METRICS_PORT ?? '9464', 0, 65535),
     ...httpLimits(env),
     ...databaseWaits(env),
   })

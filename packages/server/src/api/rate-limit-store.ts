@@ -8,6 +8,12 @@ export interface RateLimitSubject {
   kind: RateLimitKind
 }
 
+/**
+ * The workspace id of sign-in budgets, which belong to no workspace: an email's (`email:…`) and a
+ * client address's (`ip:…`) attempts on the sign-in pages.
+ */
+export const SIGN_IN_BUDGETS = 'oauth-sign-in'
+
 /** Counts requests per fixed one-minute window. */
 export interface RateLimitStore {
   /**

@@ -49,7 +49,14 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     ),
   )
   const clock = await databaseClock(handle, logger)
-  const deps = createAppDeps({ db: handle.db, engine: handle.engine, config, secret, clock })
+  const deps = createAppDeps({
+    db: handle.db,
+    engine: handle.engine,
+    pool: handle.pool,
+    config,
+    secret,
+    clock,
+  })
   const app = await buildApp(deps, { logger })
   const jobs = startBackgroundJobs(deps, logger, { dispatch: config.webhooksDispatch })
   const stopped = stopSignal()

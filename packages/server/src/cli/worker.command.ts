@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util'
 import { createAppDeps } from '../app-deps.ts'
 import { loadConfig, loadSecret } from '../config.ts'
 import { createLogger } from '../lib/logger.ts'
+import { type MetricsServer, serveMetrics } from '../metrics/metrics-server.ts'
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts'
 import { startBackgroundJobs } from './background-jobs.ts'
 import type { CliIO } from './cli-io.ts'
@@ -11,7 +12,8 @@ import { stopSignal } from './stop-signal.ts'
 /**
  * `workgraph worker [--data DIR | --database-url URL] [--once]`: delivers webhooks without serving
  * the API. Run any number of them beside API instances started with WEBHOOKS_DISPATCH=false.
- * `--once` delivers everything due now and exits (for cron and tests).
+ * `--once` delivers everything due now and exits (for cron and tests). With METRICS_TOKEN set, it
+ * serves its own `/metrics` on METRICS_PORT (docs/operations.md, "Metrics").
  */
 export async function workerCommand(args: string[], io: CliIO): Promise<number> {
   const { values } = parseArgs({
@@ -30,7 +32,14 @@ export async function workerCommand(args: string[], io: CliIO): Promise<number> 
     logger.warn({ err: error }, 'a database connection was closed; the pool reconnects'),
   )
   const clock = await databaseClock(handle, logger)
-  const deps = createAppDeps({ db: handle.db, engine: handle.engine, config, secret, clock })
+  const deps = createAppDeps({
+    db: handle.db,
+    engine: handle.engine,
+    pool: handle.pool,
+    config,
+    secret,
+    clock,
+  })
   try {
     if (values.once) {
       const dispatcher = new WebhookDispatcher(deps)
@@ -38,12 +47,33 @@ export async function workerCommand(args: string[], io: CliIO): Promise<number> 
       await dispatcher.stop()
       return 0
     }
+    let metricsServer: MetricsServer | undefined
+    if (config.metricsToken !== undefined) {
+      try {
+        metricsServer = await serveMetrics(deps.metrics, {
+          token: config.metricsToken,
+          port: config.metricsPort,
+          host: config.host,
+          publicUrl: config.publicUrl,
+        })
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error
+        io.stderr.write(
+          `Port ${config.metricsPort} on ${config.host} is already in use. Set METRICS_PORT.\n`,
+        )
+        return 1
+      }
+      io.stdout.write(
+        `Metrics: http://${config.host}:${metricsServer.port}/metrics (METRICS_TOKEN).\n`,
+      )
+    }
     const stopped = stopSignal()
     const jobs = startBackgroundJobs(deps, logger, { dispatch: true })
     io.stdout.write('Workgraph worker: delivering webhooks until SIGTERM or SIGINT.\n')
     const signal = await stopped.received
     logger.info({ signal }, 'worker shutting down: finishing deliveries in flight')
     await jobs.stop()
+    await metricsServer?.close()
     return 0
   } finally {
     clock.stop()

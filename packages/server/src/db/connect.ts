@@ -9,6 +9,7 @@ import { initEmbeddedDataDir } from './embedded-initdb.ts'
 import { type DataDirLock, lockDataDir } from './embedded-lock.ts'
 import { durableStartParams, EMBEDDED_START_PARAMS, makeFsyncReal } from './embedded-settings.ts'
 import { EmptyListsPlugin } from './empty-lists.ts'
+import { PoolUse } from './pool-use.ts'
 import { PreparingClient } from './prepared-statements.ts'
 
 /** How long anything may wait on the database (docs/configuration.md, "Bounded waits"). */
@@ -55,6 +56,8 @@ export interface DatabaseHandle {
   readonly engine: 'postgres' | 'pglite'
   /** The embedded engine, for maintenance such as CHECKPOINT and dumps; absent on PostgreSQL. */
   readonly pglite: PGlite | undefined
+  /** The connection pool's use, for metrics. */
+  readonly pool: PoolUse
   close(): Promise<void>
 }
 
@@ -108,8 +111,12 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     const reportError = (error: Error) => target.onConnectionError?.(error)
     pool.on('error', reportError)
     pool.on('connect', (client) => client.on('error', reportError))
-    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: PLUGINS })
-    return { db, engine: 'postgres', pglite: undefined, close: () => db.destroy() }
+    const use = new PoolUse(pool)
+    const db = new Kysely<Database>({
+      dialect: new PostgresDialect({ pool: use.forKysely() }),
+      plugins: PLUGINS,
+    })
+    return { db, engine: 'postgres', pglite: undefined, pool: use, close: () => db.destroy() }
   }
   let lock: DataDirLock | undefined
   let pglite: PGlite
@@ -149,11 +156,16 @@ export async function openDatabase(target: DatabaseTarget): Promise<DatabaseHand
     // One connection: every request queues for it, and none waits for it without end.
     connectionTimeoutMillis: waits.poolWaitMs,
   })
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), plugins: PLUGINS })
+  const use = new PoolUse(pool)
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: use.forKysely() }),
+    plugins: PLUGINS,
+  })
   return {
     db,
     engine: 'pglite',
     pglite,
+    pool: use,
     async close() {
       await db.destroy()
       await pglite.close()

@@ -44,6 +44,8 @@ interface McpEndpoint {
   listens: Set<McpHandler>
   /** Who holds them, against the limits. */
   slots: ListenSlots
+  /** Their count among the metrics' open waits. */
+  counted: { inc(): void; dec(): void }
 }
 
 /**
@@ -67,6 +69,7 @@ export function mcpRoutes(deps: AppDeps, feed: ChangeFeed): FastifyPluginAsync {
         perWorkspace: deps.config.mcpStreamsPerWorkspace,
         perProcess: deps.config.mcpStreamsPerProcess,
       }),
+      counted: deps.metrics.openWaits.labels({ kind: 'mcp_listen' }),
     }
     // Closing ends every change stream with the protocol's graceful end, then the handler.
     app.addHook('onClose', async () => {
@@ -160,7 +163,7 @@ class Exchange {
    * (mcp/listen-slots.ts); past any of them, the SDK's own refusal.
    */
   async #listen(message: Message): Promise<Response> {
-    const { listens, slots, maxRequestBodySize } = this.#endpoint
+    const { listens, slots, counted, maxRequestBodySize } = this.#endpoint
     const { credential, principal } = this.#session.caller
     const release = slots.take({
       credential: credential.id,
@@ -179,10 +182,12 @@ class Exchange {
     if (release) {
       const opened = listen
       listens.add(opened)
+      counted.inc()
       // The response's end, whoever ends it (the client going away, or the stream's close).
       const ended = () => {
         bus.stop()
         listens.delete(opened)
+        counted.dec()
         release()
         void opened.close()
       }

@@ -1,6 +1,6 @@
 import { sql } from 'kysely'
 import { emailKey, emailPasswordHash } from '../access/email-password-hashes.ts'
-import type { RateLimitStore } from '../api/rate-limit-store.ts'
+import { type RateLimitStore, SIGN_IN_BUDGETS } from '../api/rate-limit-store.ts'
 import type { Db } from '../db/database.ts'
 import { isPasswordHash, verifyPassword } from '../lib/password.ts'
 
@@ -67,7 +67,7 @@ export async function allowSignInAttempt(
 ): Promise<boolean> {
   const windowStart = new Date(Math.floor(input.now.getTime() / 60_000) * 60_000)
   const subject = (tokenId: string) => ({
-    workspaceId: 'oauth-sign-in',
+    workspaceId: SIGN_IN_BUDGETS,
     tokenId,
     kind: 'write' as const,
   })

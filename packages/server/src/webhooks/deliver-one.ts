@@ -151,6 +151,9 @@ export async function deliverOne(
       }
   const now = deps.clock.now()
   const outcome = outcomeOf(result.status)
+  // Only requests that went out are timed: a refused destination took no time of a receiver's.
+  if (destination.ok)
+    deps.metrics.webhookAttemptSeconds.observe({ outcome }, result.durationMs / 1000)
   const delay =
     outcome === 'failed'
       ? retryDelayMs(
@@ -164,9 +167,11 @@ export async function deliverOne(
           context.random,
         )
       : null
+  const status = outcome === 'succeeded' ? 'succeeded' : delay === null ? 'failed' : 'retrying'
+  deps.metrics.webhookDeliveries.inc({ result: status })
   await context.acks.record({
     claimed,
-    status: outcome === 'succeeded' ? 'succeeded' : delay === null ? 'failed' : 'retrying',
+    status,
     lastError: result.errorKind,
     nextAttemptAt: delay === null ? null : new Date(now.getTime() + delay),
     now,
@@ -193,6 +198,7 @@ function settle(
   status: DeliveryStatus,
   error: string,
 ): Promise<void> {
+  context.deps.metrics.webhookDeliveries.inc({ result: status })
   return context.acks.record({
     claimed,
     status,

@@ -41,6 +41,7 @@ export async function startTestApp(
   const deps = createAppDeps({
     db: options.plugin ? db.db.withPlugin(options.plugin) : db.db,
     engine: db.engine,
+    pool: db.pool,
     // Rate limits are tested on their own; elsewhere they would only couple tests to counts.
     config: loadConfig({ LOG_LEVEL: 'silent', ...UNLIMITED, ...options.env }),
     secret: TEST_SECRET,

@@ -145,7 +145,7 @@ export async function readChanges(
     }
     const remaining = deadline - performance.now()
     if (remaining <= 0 || options.signal.aborted) return { rows: [], position }
-    const outcome = await deps.changeSignal.next(ws, remaining, options.signal, since)
+    const outcome = await waitCounted(deps, ws, remaining, options.signal, since)
     if (outcome === 'aborted') return { rows: [], position }
     if (outcome === 'timeout') {
       // Nothing changed, so nothing is read; but a credential that ended meanwhile gets its 401.
@@ -154,5 +154,22 @@ export async function readChanges(
     }
     woken = true
     since = null
+  }
+}
+
+// A long poll's wait for its workspace's next pulse, counted among the open waits while it lasts.
+async function waitCounted(
+  deps: AppDeps,
+  ws: string,
+  ms: number,
+  signal: AbortSignal,
+  since: number,
+) {
+  const waits = deps.metrics.openWaits.labels({ kind: 'changes_long_poll' })
+  waits.inc()
+  try {
+    return await deps.changeSignal.next(ws, ms, signal, since)
+  } finally {
+    waits.dec()
   }
 }
