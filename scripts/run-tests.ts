@@ -13,7 +13,8 @@
  *
  * In a whole run, the few files whose subject does not depend on the engine and that cost the
  * most (pages and the SDK driven in Chromium, the dashboard's route modules, the OpenAPI document
- * and its validating crawl, and the TypeScript compiler checking the SDK and a generated client) run once, on PostgreSQL;
+ * and its validating crawl, the TypeScript compiler checking the SDK and a generated client, and
+ * the container image built and run with podman) run once, on PostgreSQL;
  * the pages' other HTTP tests and their fuzz still run on both.
  * Named on the command line, or when PostgreSQL is absent, they run on every engine. Fuzz tests
  * send a third of their inputs on PGlite (test/harness/property-settings.ts).
@@ -35,8 +36,8 @@ const files = process.argv.slice(2)
 const patterns =
   files.length > 0 ? files : ['packages/*/src/**/*.test.ts', 'packages/*/test/**/*.test.ts']
 // Run once in a whole run (above): the browser, the compiler on generated code, the document
-// the routes generate, and each dashboard route module's own file (the pages' HTTP behaviour on
-// both engines is in test/web/*.test.ts and the pages' fuzz).
+// the routes generate, the container image, and each dashboard route module's own file (the
+// pages' HTTP behaviour on both engines is in test/web/*.test.ts and the pages' fuzz).
 const ONCE = [
   /\/test\/web\/browser\//,
   /\/test\/web\/[\w-]+\.routes\.test\.ts$/,
@@ -46,6 +47,7 @@ const ONCE = [
   /\/generated-client\.test\.ts$/,
   /sdk\/test\/package\.test\.ts$/,
   /\/test\/docs\/quickstart\.test\.ts$/,
+  /\/test\/ops\/container-image\.test\.ts$/,
 ]
 const engines = (process.env.WORKGRAPH_TEST_DB ?? 'pglite,postgres').split(',')
 const localPostgres = 'postgres://postgres@127.0.0.1:5432/test'
