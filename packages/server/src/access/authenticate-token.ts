@@ -63,6 +63,29 @@ export async function authenticateToken(
   ) {
     return 'invalid'
   }
+  const found = await resolveTokenHash(db, hashSecret(token), now)
+  if (typeof found === 'string') return found
+  if (lastUseIsStale(found.lastUsedAt, now)) {
+    await db
+      .updateTable('tokens')
+      .set({ last_used_at: now })
+      .where('workspace_id', '=', found.identity.actor.workspaceId)
+      .where('id', '=', found.identity.credential.id)
+      .execute()
+  }
+  return found.identity
+}
+
+/**
+ * What a token whose stored hash is `secretHash` resolves to at `now`, by the rules of
+ * `authenticateToken`, changing nothing (its last use is the caller's to write): a move to
+ * another database checks with it that every key resolves there as before, without the keys.
+ */
+export async function resolveTokenHash(
+  db: Db,
+  secretHash: Buffer,
+  now: Date,
+): Promise<{ identity: TokenIdentity; lastUsedAt: Date | null } | TokenFailure> {
   const row = await db
     .selectFrom('tokens as t')
     .innerJoin('workspaces as w', 'w.id', 't.workspace_id')
@@ -86,7 +109,7 @@ export async function authenticateToken(
       'p.role',
       'p.deactivated_at',
     ])
-    .where('t.secret_hash', '=', hashSecret(token))
+    .where('t.secret_hash', '=', secretHash)
     .modifyEnd(PREPARED)
     .executeTakeFirst()
   if (!row || row.revoked_at !== null) return 'invalid'
@@ -95,16 +118,8 @@ export async function authenticateToken(
   if (row.expires_at !== null && row.expires_at <= now) return 'expired'
   // Deactivation revokes a person's keys; this refuses them even so, wherever else they come from.
   if (row.kind === 'api_key' && (row.role === null || row.deactivated_at !== null)) return 'invalid'
-  if (lastUseIsStale(row.last_used_at, now)) {
-    await db
-      .updateTable('tokens')
-      .set({ last_used_at: now })
-      .where('workspace_id', '=', row.workspace_id)
-      .where('id', '=', row.id)
-      .execute()
-  }
   const isPerson = row.kind === 'api_key'
-  return {
+  const identity: TokenIdentity = {
     credential: {
       id: row.id,
       kind: row.kind,
@@ -122,4 +137,5 @@ export async function authenticateToken(
     },
     aclEpoch: String(row.acl_epoch),
   }
+  return { identity, lastUsedAt: row.last_used_at }
 }

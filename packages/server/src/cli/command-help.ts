@@ -122,6 +122,36 @@ export const COMMAND_HELP: Record<string, CommandHelp> = {
       ],
     ],
   },
+  backup: {
+    summary:
+      'Writes a consistent copy of the database to FILE while servers run (docs/operations.md).',
+    usage: ['backup  --out FILE [--data DIR | --database-url URL] [--json]'],
+    options: [
+      ['--out FILE', 'the backup, written whole or not at all; it holds no server secret'],
+      ...DATABASE,
+      ['--json', 'print the file, its format and size as JSON (errors too)'],
+    ],
+  },
+  restore: {
+    summary:
+      'Restores a backup into an empty data folder or an empty PostgreSQL database; refuses any other.',
+    usage: ['restore FILE [--data DIR | --database-url URL] [--json]'],
+    options: [
+      ['FILE', 'a `workgraph backup` file: an embedded database, or a pg_dump custom-format dump'],
+      ...DATABASE,
+      ['--json', 'print what was restored as JSON (errors too)'],
+    ],
+  },
+  move: {
+    summary:
+      'Copies the embedded database into an empty PostgreSQL database and verifies the copy; the folder is left as it was.',
+    usage: ['move    --to URL [--data DIR] [--json]'],
+    options: [
+      ['--to URL', 'the PostgreSQL database (postgres://…): empty, or migrated with no rows'],
+      ['--data DIR', 'the embedded database folder (default ./.workgraph); stop its server first'],
+      ['--json', 'print the verification report as JSON (errors too)'],
+    ],
+  },
 }
 
 /** `workgraph <command> --help`. */

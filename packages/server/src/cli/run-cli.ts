@@ -1,8 +1,10 @@
 import packageJson from '../../package.json' with { type: 'json' }
+import { BackupFailure } from '../backup/backup-failure.ts'
 import { ConfigError } from '../config.ts'
 import { DataDirLockedError } from '../db/embedded-lock.ts'
 import { defineBuiltInKinds } from '../kinds/built-in-kinds.ts'
 import { DataFolderError } from '../lib/data-folder-check.ts'
+import { backupCommand } from './backup.command.ts'
 import { type CliIO, CommandFailure, UsageError } from './cli-io.ts'
 import { commandHelpText, overviewText } from './command-help.ts'
 import { demoCommand } from './demo.command.ts'
@@ -12,7 +14,9 @@ import { inviteCommand } from './invite.command.ts'
 import { listenCommand } from './listen.command.ts'
 import { mcpCommand } from './mcp.command.ts'
 import { migrateCommand } from './migrate.command.ts'
+import { moveCommand } from './move.command.ts'
 import { oauthClientCommand } from './oauth-client.command.ts'
+import { restoreCommand } from './restore.command.ts'
 import { serveCommand } from './serve.command.ts'
 import { userCommand } from './user.command.ts'
 import { workerCommand } from './worker.command.ts'
@@ -30,6 +34,9 @@ export const COMMANDS: Record<string, (args: string[], io: CliIO) => Promise<num
   invite: inviteCommand,
   mcp: mcpCommand,
   listen: listenCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
+  move: moveCommand,
 }
 
 const HELP_FLAGS = new Set(['--help', '-h', 'help'])
@@ -43,7 +50,8 @@ function classify(error: unknown): { code: string; status: number } | undefined 
     return { code: 'usage_error', status: 2 }
   if (error instanceof DataDirLockedError) return { code: 'data_dir_locked', status: 1 }
   if (error instanceof DataFolderError) return { code: 'data_dir_unusable', status: 1 }
-  if (error instanceof CommandFailure) return { code: 'failed', status: 1 }
+  if (error instanceof CommandFailure || error instanceof BackupFailure)
+    return { code: 'failed', status: 1 }
   return undefined
 }
 

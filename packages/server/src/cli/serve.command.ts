@@ -1,7 +1,11 @@
 import { parseArgs } from 'node:util'
+import type { Logger } from 'pino'
 import { buildApp } from '../app.ts'
 import { createAppDeps } from '../app-deps.ts'
+import { snapshotEmbedded } from '../backup/embedded-snapshot.ts'
+import { offerSnapshots } from '../backup/snapshot-channel.ts'
 import { loadConfig, loadSecret } from '../config.ts'
+import type { DatabaseHandle } from '../db/connect.ts'
 import { createLogger } from '../lib/logger.ts'
 import { startBackgroundJobs } from './background-jobs.ts'
 import type { CliIO } from './cli-io.ts'
@@ -59,6 +63,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   })
   const app = await buildApp(deps, { logger })
   const jobs = startBackgroundJobs(deps, logger, { dispatch: config.webhooksDispatch })
+  const snapshots = await offerBackups(handle, config.dataDir, logger)
   const stopped = stopSignal()
   try {
     const demo = values.demo ? await prepareDemo(handle.db, deps.clock.now(), secret) : undefined
@@ -103,6 +108,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     io.stdout.write(`${lines.join('\n')}\n\n`)
   } catch (error) {
     stopped.cancel()
+    await snapshots.close()
     await jobs.stop()
     await app.close()
     clock.stop()
@@ -119,9 +125,32 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   const signal = await stopped.received
   app.log.info({ signal }, 'shutting down: draining in-flight requests')
   deps.lifecycle.draining = true
+  await snapshots.close()
   await app.close()
   await jobs.stop()
   clock.stop()
   await handle.close()
   return 0
+}
+
+/**
+ * On the embedded database, the channel `workgraph backup` asks for a snapshot through while this
+ * process holds the folder (backup/snapshot-channel.ts); none on PostgreSQL, which pg_dump reads.
+ */
+async function offerBackups(
+  handle: DatabaseHandle,
+  dataDir: string,
+  logger: Logger,
+): Promise<{ close(): Promise<void> }> {
+  if (!handle.pglite) return { close: async () => {} }
+  const offer = await offerSnapshots(dataDir, () => snapshotEmbedded(handle), {
+    taken: (bytes) => logger.info({ bytes }, 'took a snapshot of the database for a backup'),
+    failed: (error) => logger.error({ err: error }, 'could not take a snapshot for a backup'),
+  })
+  if ('close' in offer) return offer
+  logger.warn(
+    { reason: offer.unavailable },
+    'workgraph backup cannot ask this server for a snapshot: stop the server to back its folder up',
+  )
+  return { close: async () => {} }
 }
