@@ -40,6 +40,7 @@ import { errorPageRoutes } from './reference/error-pages.routes.ts'
 import { referenceRoutes } from './reference/reference.routes.ts'
 import { searchRoutes } from './search/search.routes.ts'
 import { summaryRoutes } from './summaries/summaries.routes.ts'
+import type { Tracing } from './telemetry/tracing.ts'
 import { tokenRoutes } from './tokens/tokens.routes.ts'
 import { webNotFound, webPlugin } from './web/web.plugin.ts'
 import { webhookRoutes } from './webhooks/webhooks.routes.ts'
@@ -51,6 +52,8 @@ const HEADERS_TIMEOUT_MS = 15_000
 export interface AppOptions {
   /** The structured logger; tests run without one. */
   logger?: FastifyBaseLogger
+  /** Traces, when the OTEL_* settings ask for them (telemetry/tracing.ts). */
+  tracing?: Tracing | undefined
 }
 
 /**
@@ -89,6 +92,8 @@ export async function buildApp(deps: AppDeps, options: AppOptions = {}): Promise
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 500 },
   }).withTypeProvider<TypeBoxTypeProvider>()
 
+  // First, so that every hook and route after it runs inside its request's span.
+  if (options.tracing) await app.register(options.tracing.requestSpans)
   limitConnections(app, {
     maxConnections: deps.config.httpMaxConnections,
     maxConnectionsPerClient: deps.config.httpMaxConnectionsPerClient,

@@ -7,6 +7,7 @@ import { offerSnapshots } from '../backup/snapshot-channel.ts'
 import { loadConfig, loadSecret } from '../config.ts'
 import type { DatabaseHandle } from '../db/connect.ts'
 import { createLogger } from '../lib/logger.ts'
+import { startTracing } from '../telemetry/tracing.ts'
 import { startBackgroundJobs } from './background-jobs.ts'
 import type { CliIO } from './cli-io.ts'
 import { prepareDemo } from './demo-access.ts'
@@ -46,6 +47,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   })
   const secret = loadSecret(demoEnv, config)
   const logger = createLogger(config.logLevel)
+  const tracing = startTracing(io.env)
   const handle = await openMigratedDatabase(config, (error) =>
     logger.warn(
       { err: error },
@@ -61,7 +63,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     secret,
     clock,
   })
-  const app = await buildApp(deps, { logger })
+  const app = await buildApp(deps, { logger, tracing })
   const jobs = startBackgroundJobs(deps, logger, { dispatch: config.webhooksDispatch })
   const snapshots = await offerBackups(handle, config.dataDir, logger)
   const stopped = stopSignal()
@@ -113,6 +115,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
     await app.close()
     clock.stop()
     await handle.close()
+    await tracing?.shutdown()
     if ((error as NodeJS.ErrnoException).code === 'EADDRINUSE') {
       io.stderr.write(
         `Port ${config.port} on ${config.host} is already in use. Pass --port or set PORT.\n`,
@@ -130,6 +133,7 @@ export async function serveCommand(args: string[], io: CliIO): Promise<number> {
   await jobs.stop()
   clock.stop()
   await handle.close()
+  await tracing?.shutdown()
   return 0
 }
 

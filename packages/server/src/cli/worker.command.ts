@@ -3,6 +3,7 @@ import { createAppDeps } from '../app-deps.ts'
 import { loadConfig, loadSecret } from '../config.ts'
 import { createLogger } from '../lib/logger.ts'
 import { type MetricsServer, serveMetrics } from '../metrics/metrics-server.ts'
+import { startTracing } from '../telemetry/tracing.ts'
 import { WebhookDispatcher } from '../webhooks/webhook-dispatcher.ts'
 import { startBackgroundJobs } from './background-jobs.ts'
 import type { CliIO } from './cli-io.ts'
@@ -28,6 +29,7 @@ export async function workerCommand(args: string[], io: CliIO): Promise<number> 
   const config = loadConfig(io.env, { data: values.data, databaseUrl: values['database-url'] })
   const secret = loadSecret(io.env, config)
   const logger = createLogger(config.logLevel)
+  const tracing = startTracing(io.env)
   const handle = await openMigratedDatabase(config, (error) =>
     logger.warn({ err: error }, 'a database connection was closed; the pool reconnects'),
   )
@@ -78,5 +80,6 @@ export async function workerCommand(args: string[], io: CliIO): Promise<number> 
   } finally {
     clock.stop()
     await handle.close()
+    await tracing?.shutdown()
   }
 }

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { sql } from 'kysely'
 import pg from 'pg'
+import { inStatementSpan } from './statement-spans.ts'
 
 // The comment that ends a statement to prepare: plain SQL, so a log or EXPLAIN shows it too.
 const MARKER = '/* prepared */'
@@ -22,13 +23,17 @@ export function preparedName(text: string): string | null {
 /**
  * A `pg` client that sends marked statements as named prepared statements: `pg` parses each name
  * once per connection and then only binds. The name is a hash of the text, so two texts never
- * share one. Everything else goes through unchanged.
+ * share one. Every statement given as text and awaited (all of Kysely's) runs in a span of its own
+ * (db/statement-spans.ts). Everything else goes through unchanged.
  */
 export class PreparingClient extends pg.Client {
   // biome-ignore lint/suspicious/noExplicitAny: the overloads of pg's query are forwarded as is
   override query(config: any, values?: any, callback?: any): any {
-    const name = typeof config === 'string' ? preparedName(config) : null
-    if (name === null) return super.query(config, values, callback)
-    return super.query({ name, text: config, values }, callback)
+    if (typeof config !== 'string' || callback !== undefined || typeof values === 'function')
+      return super.query(config, values, callback)
+    const name = preparedName(config)
+    return inStatementSpan(config, () =>
+      name === null ? super.query(config, values) : super.query({ name, text: config, values }),
+    )
   }
 }

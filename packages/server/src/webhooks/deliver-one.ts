@@ -3,6 +3,7 @@ import { linkedIds, redactLinks } from '../access/redact-links.ts'
 import { visibleAmong } from '../access/visibility.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { DeliveryStatus } from '../db/tables/webhook.table.ts'
+import { inAttemptSpan } from './attempt-span.ts'
 import type { AckWriter } from './delivery-acks.ts'
 import type { ClaimedDelivery } from './delivery-queue.ts'
 import { buildDeliveryRequest } from './delivery-request.ts'
@@ -134,13 +135,26 @@ export async function deliverOne(
   const destination = checkEndpointUrl(row.url, {
     allowHttpLoopback: deps.config.webhooksAllowHttpLoopback,
   })
+  let sentHeaders = request.headers
   const result: SendResult = destination.ok
-    ? await sendDelivery(
-        context.agent,
-        destination.url,
-        request.headers,
-        request.body,
-        context.timeoutMs,
+    ? await inAttemptSpan(
+        {
+          traceParent: row.trace_parent,
+          url: destination.url,
+          eventType: row.type,
+          deliveryId: claimed.id,
+          attempt: claimed.attempt,
+        },
+        (traceHeaders) => {
+          sentHeaders = { ...request.headers, ...traceHeaders }
+          return sendDelivery(
+            context.agent,
+            destination.url,
+            sentHeaders,
+            request.body,
+            context.timeoutMs,
+          )
+        },
       )
     : {
         status: null,
@@ -180,7 +194,7 @@ export async function deliverOne(
       startedAt,
       durationMs: result.durationMs,
       url: row.url,
-      requestHeaders: request.headers,
+      requestHeaders: sentHeaders,
       requestBody: request.body,
       responseStatus: result.status,
       responseBody: result.responseBody,

@@ -31,6 +31,8 @@ export interface DeliveryRow extends Selectable<WebhookEndpointsTable> {
   subject_type: string
   data: EventData
   event_at: Date
+  /** The writing request's `traceparent`, when it was traced. */
+  trace_parent: string | null
   acl_epoch: string | number
   owner_role: Role | null
   owner_integration: string | null
@@ -190,7 +192,7 @@ async function claimRows(
       returning d.workspace_id, d.id, d.endpoint_id, d.event_id, d.attempt_count, d.run_attempts
     )
     select c.id as delivery_id, c.event_id, c.attempt_count, c.run_attempts, e.*,
-      v.type, v.subject_id, v.subject_type, v.data, v.created_at as event_at,
+      v.type, v.subject_id, v.subject_type, v.data, v.created_at as event_at, v.trace_parent,
       w.acl_epoch, case when p.deactivated_at is null then p.role end as owner_role,
       i.id as owner_integration
     from claimed c

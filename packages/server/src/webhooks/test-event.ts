@@ -1,6 +1,7 @@
 import { ProblemError } from '../api/problem-catalogue.ts'
 import { recordAudit } from '../audit/audit-writer.ts'
 import { newId } from '../lib/ids.ts'
+import { currentTraceParent } from '../lib/trace-parent.ts'
 import type { WriteContext } from '../writes/write-context.ts'
 import type { DeliveryRow, EndpointRow } from './webhooks.queries.ts'
 
@@ -30,6 +31,7 @@ export async function sendTestEvent(w: WriteContext, endpoint: EndpointRow): Pro
       data: JSON.stringify({ object }),
       created_at: w.now,
       dispatched_at: w.now,
+      trace_parent: currentTraceParent(),
     })
     .execute()
   const row = await w.trx

@@ -2,6 +2,7 @@ import { auditRow } from '../audit/audit-writer.ts'
 import { ACTIVITY_VERBS, type ActivityVerb, type EventType } from '../catalogue/verbs.ts'
 import type { FieldChange } from '../db/tables/activity.table.ts'
 import { newId } from '../lib/ids.ts'
+import { currentTraceParent } from '../lib/trace-parent.ts'
 import { eventData, recordChange, type WriteContext } from './write-context.ts'
 
 /** An event type about a person or a team (catalogue/kinds.ts). */
@@ -52,6 +53,7 @@ export async function recordDirectoryChange(
       data: JSON.stringify(eventData(change.eventObject, change.changes ?? {})),
       created_at: now,
       dispatched_at: null,
+      trace_parent: currentTraceParent(),
     })
     .execute()
   const { row } = auditRow(actor, { action: change.verb, ...change.audit }, now)

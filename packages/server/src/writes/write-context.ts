@@ -12,6 +12,7 @@ import type { Db } from '../db/database.ts'
 import { PREPARED } from '../db/prepared-statements.ts'
 import type { FieldChange } from '../db/tables/activity.table.ts'
 import { newId } from '../lib/ids.ts'
+import { currentTraceParent } from '../lib/trace-parent.ts'
 import { activitySearchText } from './activity-text.ts'
 
 /**
@@ -169,6 +170,7 @@ function changeRecorded(
           data: JSON.stringify(eventData(change.eventObject, change.changes ?? {})),
           created_at: now,
           dispatched_at: null,
+          trace_parent: currentTraceParent(),
         })
         .returning('id')
     : null

@@ -5,6 +5,7 @@ import { buildApp } from '../../src/app.ts'
 import { type AppDeps, createAppDeps } from '../../src/app-deps.ts'
 import { loadConfig } from '../../src/config.ts'
 import { type Clock, ManualClock } from '../../src/lib/clock.ts'
+import type { Tracing } from '../../src/telemetry/tracing.ts'
 import { openTestDatabase, type TestDatabase } from './test-database.ts'
 
 /** The service secret of tests (fixed, so cursors made in one test app work in another). */
@@ -34,6 +35,8 @@ export async function startTestApp(
     plugin?: KyselyPlugin
     /** The database to use instead of a fresh one: a second app on the same data. */
     database?: TestDatabase
+    /** Traces, started by the test (telemetry/tracing.ts). */
+    tracing?: Tracing
   } = {},
 ): Promise<TestApp> {
   const db = options.database ?? (await openTestDatabase())
@@ -47,7 +50,10 @@ export async function startTestApp(
     secret: TEST_SECRET,
     clock: options.clock ?? clock,
   })
-  const app = await buildApp(deps, options.logger ? { logger: options.logger } : {})
+  const app = await buildApp(deps, {
+    ...(options.logger && { logger: options.logger }),
+    tracing: options.tracing,
+  })
   return {
     db,
     app,

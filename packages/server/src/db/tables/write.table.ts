@@ -12,6 +12,8 @@ export interface EventsTable {
   data: ColumnType<{ object: Record<string, unknown> }, string, never>
   created_at: Timestamp
   dispatched_at: Timestamp | null
+  /** The writing request's W3C `traceparent`, when it was traced; its attempts join that trace. */
+  trace_parent: ColumnType<string | null, string | null | undefined, never>
 }
 
 /** `idempotency_keys`: a write's key, its request fingerprint and, once done, its response. */
