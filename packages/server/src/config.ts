@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { existsSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { checkDataFolder } from './lib/data-folder-check.ts'
+import { isLoopbackHost } from './lib/loopback.ts'
 
 /** Every setting of the service, parsed once at start and then frozen. */
 export interface Config {
@@ -56,6 +57,21 @@ export interface Config {
   readonly metricsToken: string | undefined
   /** The port `workgraph worker` serves `/metrics` on, when `metricsToken` is set. */
   readonly metricsPort: number
+  /** The OpenID Connect identity provider people may sign in through; unset, none. */
+  readonly sso: SsoSettings | undefined
+  /** Whether people may sign in with an email and password (off: the identity provider only). */
+  readonly passwordSignIn: boolean
+}
+
+/** The identity provider of single sign-on (docs/operations.md, "Single sign-on"). */
+export interface SsoSettings {
+  /** Its issuer identifier, exactly as its discovery document states it. */
+  readonly issuer: string
+  readonly clientId: string
+  /** Unset for a public client, which PKCE alone protects. */
+  readonly clientSecret: string | undefined
+  /** How the sign-in button names it: "Sign in with {name}". */
+  readonly name: string
 }
 
 /** One documented setting: its environment variable, CLI flag and default. */
@@ -271,6 +287,33 @@ export const SETTINGS: readonly SettingSpec[] = [
     description:
       'The port `workgraph worker`, which serves no API, serves `GET /metrics` and `GET /healthz` on, on `HOST`, when `METRICS_TOKEN` is set. `serve` answers `/metrics` on its own port.',
   },
+  {
+    env: 'SSO_ISSUER',
+    default: '(unset: no single sign-on)',
+    description:
+      'The issuer of an OpenID Connect identity provider people may sign in through (its metadata is discovered from it): `https`, or `http` on a loopback address ([operations.md](operations.md#single-sign-on)).',
+  },
+  {
+    env: 'SSO_CLIENT_ID',
+    default: '(required with `SSO_ISSUER`)',
+    description: "This server's client id at the identity provider.",
+  },
+  {
+    env: 'SSO_CLIENT_SECRET',
+    default: '(unset: a public client, PKCE only)',
+    description: "This server's client secret at the identity provider. The value is never logged.",
+  },
+  {
+    env: 'SSO_NAME',
+    default: "the issuer's host",
+    description: 'How the sign-in pages name the identity provider: "Sign in with {SSO_NAME}".',
+  },
+  {
+    env: 'PASSWORD_SIGN_IN',
+    default: 'true',
+    description:
+      '`false` turns sign-in with an email and password off: both sign-in pages and the join page offer only the identity provider, and a posted password is refused. Needs `SSO_ISSUER`.',
+  },
 ]
 
 /** Values given on the command line; they win over the environment. */
@@ -368,6 +411,7 @@ export function loadConfig(env: NodeJS.ProcessEnv, flags: ConfigFlags = {}): Con
       nonEmpty(env.WORKGRAPH_MAIL_FROM) ?? `Workgraph <workgraph@${new URL(publicUrl).hostname}>`,
     metricsToken: nonEmpty(env.METRICS_TOKEN),
     metricsPort: integer('METRICS_PORT', env.METRICS_PORT ?? '9464', 0, 65535),
+    ...signIn(env),
     ...httpLimits(env),
     ...databaseWaits(env),
   })
@@ -396,6 +440,37 @@ function decodeSecret(value: string): Buffer {
   if (secret.length < 32)
     throw new ConfigError('WORKGRAPH_SECRET must decode (base64) to at least 32 bytes.')
   return secret
+}
+
+// Without a password and without a provider nobody could sign in: refused at start.
+function signIn(env: NodeJS.ProcessEnv): Pick<Config, 'sso' | 'passwordSignIn'> {
+  const sso = ssoSettings(env)
+  const passwordSignIn = boolean('PASSWORD_SIGN_IN', env.PASSWORD_SIGN_IN ?? 'true')
+  if (!passwordSignIn && sso === undefined)
+    throw new ConfigError('PASSWORD_SIGN_IN=false needs SSO_ISSUER: nobody could sign in.')
+  return { sso, passwordSignIn }
+}
+
+function ssoSettings(env: NodeJS.ProcessEnv): SsoSettings | undefined {
+  const issuer = nonEmpty(env.SSO_ISSUER)
+  const clientId = nonEmpty(env.SSO_CLIENT_ID)
+  const clientSecret = nonEmpty(env.SSO_CLIENT_SECRET)
+  if (issuer === undefined) {
+    if (clientId !== undefined || clientSecret !== undefined || nonEmpty(env.SSO_NAME))
+      throw new ConfigError('SSO_CLIENT_ID, SSO_CLIENT_SECRET and SSO_NAME need SSO_ISSUER.')
+    return undefined
+  }
+  const parsed = URL.parse(issuer)
+  // Plain http would let anyone on the way forge who signs in; only loopback stays on the machine.
+  const secure =
+    parsed?.protocol === 'https:' ||
+    (parsed?.protocol === 'http:' && isLoopbackHost(parsed.hostname))
+  if (!parsed || !secure || parsed.search !== '' || parsed.hash !== '' || parsed.username !== '')
+    throw new ConfigError(
+      `SSO_ISSUER must be an https URL (http only on a loopback address) without query or fragment; got "${issuer}".`,
+    )
+  if (clientId === undefined) throw new ConfigError('SSO_ISSUER needs SSO_CLIENT_ID.')
+  return { issuer, clientId, clientSecret, name: nonEmpty(env.SSO_NAME) ?? parsed.host }
 }
 
 function httpLimits(env: NodeJS.ProcessEnv) {

@@ -19,6 +19,7 @@ import { sendPage } from './page-headers.ts'
 import { ensurePreSession, preSessionOf } from './pre-session.ts'
 import { seeOther } from './see-other.ts'
 import { allowSignInAttempt } from './sign-in.ts'
+import { ssoStartPath } from './sso-start.ts'
 import type { WebCookies } from './web-cookies.ts'
 import { endSession, startSession } from './web-session.ts'
 import { formOf } from './web-write.ts'
@@ -26,6 +27,7 @@ import { formOf } from './web-write.ts'
 // The path holds the link's token: request logs name the route instead (http/request-log.ts).
 const PAGE = { config: { public: true, urlHoldsSecret: true }, schema: { hide: true } } as const
 const TOO_MANY = 'Too many attempts. Wait a minute and try again.'
+const PASSWORDS_OFF = 'Choosing a password is turned off on this server: join through the button.'
 
 type Pending = NonNullable<Awaited<ReturnType<typeof pendingInvitationByToken>>>
 
@@ -46,7 +48,9 @@ class InvitationGone extends Error {}
  * It asks for a name and a new password, or the email's password when it already signs in
  * elsewhere (one password per email, email-passwords.ts); then, in one transaction, makes the
  * person with the invitation's role, uses the invitation up and starts their session. A link
- * that does not work, whatever the reason, gets one page (410).
+ * that does not work, whatever the reason, gets one page (410). With an identity provider the
+ * page offers it too: signing in there as the invited email accepts the invitation
+ * (sso/sso-options.ts); with PASSWORD_SIGN_IN off it offers only that, and a posted form is refused.
  */
 export function joinRoutes(deps: AppDeps, cookies: WebCookies) {
   const key = deps.webKeys.csrfKey
@@ -68,6 +72,8 @@ export function joinRoutes(deps: AppDeps, cookies: WebCookies) {
         return sendPage(reply, 403, forbiddenFormPage(null))
       const invitation = await pendingOf(request)
       if (!invitation) return sendPage(reply, 410, invitationGonePage())
+      if (!deps.config.passwordSignIn)
+        return showForm(request, reply, 403, invitation, { error: PASSWORDS_OFF })
       const name = typeof form.name === 'string' ? form.name.trim() : ''
       const password = typeof form.password === 'string' ? form.password : ''
       const now = deps.clock.now()
@@ -225,10 +231,13 @@ export function joinRoutes(deps: AppDeps, cookies: WebCookies) {
       const preSession = ensurePreSession(request, reply, cookies)
       const { token } = request.params as { token: string }
       const hash = await emailPasswordHash(deps.db, invitation.email)
+      const { sso, passwordSignIn } = deps.config
       return sendPage(
         reply,
         status,
         joinPage({
+          passwords: passwordSignIn,
+          ...(sso && { sso: { href: ssoStartPath('/'), name: sso.name } }),
           action: joinPath(token),
           csrf: signInCsrfToken(key, preSession),
           workspaceName: invitation.workspace_name,

@@ -1,6 +1,8 @@
 import { html } from 'ghtml'
 import { PASSWORD_LENGTH } from '../setup/owner-input.ts'
 import { layout } from './layout.view.ts'
+import type { SignInOffer } from './sign-in.view.ts'
+import { ssoJoinOffer } from './sso.view.ts'
 
 /** What the join form shows: the workspace, the invitee and how they prove who they are. */
 export interface JoinForm {
@@ -15,8 +17,11 @@ export interface JoinForm {
   readonly error?: string
 }
 
-/** The page an invitation's link opens: join the workspace with a name and a password. */
-export function joinPage(input: JoinForm): string {
+/**
+ * The page an invitation's link opens: join the workspace with a name and a password, or through
+ * the identity provider when there is one (only so when passwords are off).
+ */
+export function joinPage(input: JoinForm & SignInOffer): string {
   const password = input.hasPassword
     ? html`<label for="password">Your Workgraph password</label>
 <p id="password-hint">${input.email} already signs in to Workgraph: its password is this workspace's too.</p>
@@ -24,13 +29,9 @@ export function joinPage(input: JoinForm): string {
     : html`<label for="password">Choose a password</label>
 <p id="password-hint">At least ${PASSWORD_LENGTH.min} characters.</p>
 <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_LENGTH.min}" aria-describedby="password-hint">`
-  return layout({
-    title: `Join ${input.workspaceName}`,
-    web: null,
-    body: html`<div class="sign-in">
-<h1>Join ${input.workspaceName}</h1>
-<p class="lede">You were invited to join as ${input.role === 'admin' ? 'an admin' : `a ${input.role}`}, with the email ${input.email}.</p>
-!${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ''}
+  const sso = input.sso ? ssoJoinOffer({ ...input.sso, email: input.email }) : ''
+  const form = input.passwords
+    ? html`!${input.sso ? html`<p class="or">Or choose a Workgraph password:</p>` : ''}
 <form class="stack" method="post" action="${input.action}">
 <input type="hidden" name="csrf" value="${input.csrf}">
 <input type="hidden" name="email" value="${input.email}" autocomplete="username">
@@ -38,7 +39,17 @@ export function joinPage(input: JoinForm): string {
 <input id="name" name="name" type="text" autocomplete="name" required maxlength="200" value="${input.name}">
 !${password}
 <button type="submit">Join ${input.workspaceName}</button>
-</form>
+</form>`
+    : ''
+  return layout({
+    title: `Join ${input.workspaceName}`,
+    web: null,
+    body: html`<div class="sign-in">
+<h1>Join ${input.workspaceName}</h1>
+<p class="lede">You were invited to join as ${input.role === 'admin' ? 'an admin' : `a ${input.role}`}, with the email ${input.email}.</p>
+!${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ''}
+!${sso}
+!${form}
 </div>`,
   })
 }

@@ -19,13 +19,21 @@ import {
   reactivatePerson,
 } from '../graph/people/people-admin.commands.ts'
 import { requireAdministrator, targetPerson } from '../graph/people/people-admin.rules.ts'
+import { setSsoEmailDomain } from '../sso/sso-domain.commands.ts'
 import type { WriteContext } from '../writes/write-context.ts'
 import { confirmPage } from './credential-pages.view.ts'
 import { forbiddenPage } from './forbidden.view.ts'
 import { checkedInput, formProblem } from './form-problems.ts'
 import { forbiddenFormPage, notFoundPage } from './message.view.ts'
 import { sendPage } from './page-headers.ts'
-import { type InviteFormState, invitedPage, PEOPLE_PATH, peoplePage } from './people-page.view.ts'
+import {
+  type InviteFormState,
+  invitedPage,
+  PEOPLE_PATH,
+  peoplePage,
+  SSO_DOMAIN_PATH,
+  type SsoDomainState,
+} from './people-page.view.ts'
 import { sendProblemPage } from './problem-page.ts'
 import { seeOther } from './see-other.ts'
 import { SIGNED_IN_PAGE, type WebContext } from './web-context.ts'
@@ -41,6 +49,7 @@ const NOTICES: Record<string, string> = {
   deactivated: 'The person was deactivated: signed out, with every key and app ended.',
   reactivated: 'The person was reactivated: they can sign in again.',
   revoked: 'The invitation was revoked: its link no longer works.',
+  domain: 'The email domain that joins was saved.',
 }
 
 const administers = (web: WebContext) => canAdminister(web.caller.principal)
@@ -53,7 +62,8 @@ function field(value: unknown): string {
  * The People page (`/people`), for owners and admins like the API's `people:write` writes: the
  * workspace's people with their roles (change, deactivate, reactivate), the pending invitations
  * (revoke) and the invite form, whose link is shown once. Every change runs the API's command
- * through `webWrite`; anyone else gets a 403 page naming who the page is for.
+ * through `webWrite`; anyone else gets a 403 page naming who the page is for. With an identity
+ * provider, the page also says who joins through it, and an owner sets the email domain there.
  */
 export function peoplePageRoutes(deps: AppDeps) {
   return async (app: FastifyInstance) => {
@@ -61,7 +71,11 @@ export function peoplePageRoutes(deps: AppDeps) {
       reply: FastifyReply,
       web: WebContext,
       status: number,
-      extra: { notice?: string | null; form?: InviteFormState } = {},
+      extra: {
+        notice?: string | null
+        form?: InviteFormState
+        sso?: Pick<SsoDomainState, 'value' | 'error'>
+      } = {},
     ) {
       const ws = web.session.workspaceId
       const now = deps.clock.now()
@@ -74,6 +88,14 @@ export function peoplePageRoutes(deps: AppDeps) {
         LIST_LIMIT,
       )
       const names = new Map(people.map((person) => [person.id, person.name]))
+      const { sso } = deps.config
+      const workspace = sso
+        ? await deps.db
+            .selectFrom('workspaces')
+            .select('sso_email_domain')
+            .where('id', '=', ws)
+            .executeTakeFirstOrThrow()
+        : null
       const page = peoplePage(web, {
         people,
         invitations,
@@ -81,6 +103,10 @@ export function peoplePageRoutes(deps: AppDeps) {
         formKey: newFormKey(),
         notice: extra.notice ?? null,
         ...(extra.form ? { form: extra.form } : {}),
+        ...(sso &&
+          workspace && {
+            sso: { name: sso.name, domain: workspace.sso_email_domain, ...extra.sso },
+          }),
       })
       return sendPage(reply, status, page)
     }
@@ -167,6 +193,27 @@ export function peoplePageRoutes(deps: AppDeps) {
         return sendProblemPage(reply, web, error)
       }
       return seeOther(reply, `${PEOPLE_PATH}?done=${done}`)
+    }
+
+    if (deps.config.sso) {
+      app.post(SSO_DOMAIN_PATH, SIGNED_IN_PAGE, async (request, reply) => {
+        const web = request.web as WebContext
+        if (refused(request, reply)) return reply
+        const value = field(formOf(request).domain)
+        try {
+          await webWrite(deps, request, { operation: 'people sso-domain' }, async (w) => {
+            await setSsoEmailDomain(w, value)
+            return { status: 200, body: {} }
+          })
+        } catch (error) {
+          const problem = formProblem(error)
+          if (!problem) throw error
+          if (problem.status === 403) return sendProblemPage(reply, web, error)
+          const why = [...problem.fields.values()][0] ?? problem.detail
+          return show(reply, web, problem.status, { sso: { value, error: why } })
+        }
+        return seeOther(reply, `${PEOPLE_PATH}?done=domain`)
+      })
     }
 
     app.post(`${PEOPLE_PATH}/:id/role`, SIGNED_IN_PAGE, async (request, reply) => {

@@ -18,6 +18,19 @@ export interface InviteFormState {
   readonly error?: string
 }
 
+/** The domain form as shown: the provider's name, the domain set, and what was wrong. */
+export interface SsoDomainState {
+  /** The identity provider's name (SSO_NAME). */
+  readonly name: string
+  readonly domain: string | null
+  /** The value submitted, shown again beside its error. */
+  readonly value?: string
+  readonly error?: string
+}
+
+/** Where an owner sets the email domain that joins through the identity provider. */
+export const SSO_DOMAIN_PATH = `${PEOPLE_PATH}/sso-domain`
+
 /** What the page shows: everyone (the deactivated too), the pending invitations, the form. */
 export interface PeoplePageInput {
   readonly people: readonly PersonRow[]
@@ -27,6 +40,8 @@ export interface PeoplePageInput {
   readonly formKey: string
   readonly notice: string | null
   readonly form?: InviteFormState
+  /** The joining section, with an identity provider only. */
+  readonly sso?: SsoDomainState
 }
 
 const ADMINISTERING: readonly Role[] = ['owner', 'admin']
@@ -109,6 +124,30 @@ function inviteForm(web: WebContext, input: PeoplePageInput): string {
   )
 }
 
+// Who joins through the identity provider: the invited, and an owner's domain; admins read it.
+function ssoSection(web: WebContext, sso: SsoDomainState): string {
+  const now = sso.domain
+    ? html`Now anyone whose address at ${sso.name} ends in <strong>@${sso.domain}</strong> joins as a member at their first sign-in.`
+    : html`No domain is set: only the people invited join.`
+  const intro = html`<h2>Joining with ${sso.name}</h2>
+<p>People sign in with ${sso.name} as well as by invitation. A verified address that was invited
+joins with the invitation's role; one of the domain below joins as a member. !${now}</p>`
+  if (web.session.role !== 'owner')
+    return html`!${intro}<p class="muted">Only an owner sets the domain.</p>`
+  const id = 'sso-domain'
+  const invalid = sso.error ? html` aria-invalid="true" aria-describedby="${id}-error"` : ''
+  return html`!${intro}
+!${csrfForm(
+    SSO_DOMAIN_PATH,
+    web.csrf,
+    html`!${sso.error ? html`<p class="error" id="${id}-error" role="alert">${sso.error}</p>` : ''}
+<label for="${id}">Email domain that joins as members (empty: none)</label>
+<input type="text" id="${id}" name="domain" maxlength="253" autocomplete="off" placeholder="example.com" value="${sso.value ?? sso.domain ?? ''}"!${invalid}>
+<button type="submit">Save domain</button>`,
+    'class="stack"',
+  )}`
+}
+
 /** The People page: who is in the workspace, who is invited, and the invite form. */
 export function peoplePage(web: WebContext, input: PeoplePageInput): string {
   const people = listTable(
@@ -136,7 +175,8 @@ and ends their keys, app authorizations and webhooks at once; what they wrote st
 !${invitations}
 <h2>Invite someone</h2>
 <p>The invitation's link works once, for 7 days.</p>
-!${inviteForm(web, input)}`,
+!${inviteForm(web, input)}
+!${input.sso ? ssoSection(web, input.sso) : ''}`,
   })
 }
 

@@ -10,3 +10,12 @@ import { localTarget } from './return-to.ts'
 export function seeOther(reply: FastifyReply, target: string, origin?: string): FastifyReply {
   return reply.header('cache-control', 'no-store').redirect(localTarget(target, origin) ?? '/', 303)
 }
+
+/**
+ * The one redirect that leaves the site: to the identity provider's authorization endpoint, an
+ * address openid-client builds from the provider's discovered metadata and never from the request
+ * (sso.routes.ts).
+ */
+export function seeIdentityProvider(reply: FastifyReply, authorizationUrl: URL): FastifyReply {
+  return reply.header('cache-control', 'no-store').redirect(authorizationUrl.href, 303)
+}

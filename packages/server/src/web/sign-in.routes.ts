@@ -6,10 +6,12 @@ import { sendPage } from './page-headers.ts'
 import { ensurePreSession, preSessionOf } from './pre-session.ts'
 import { safeReturnTo } from './return-to.ts'
 import { seeOther } from './see-other.ts'
+import { signInBrowser } from './session-start.ts'
 import { allowSignInAttempt, matchSignIn } from './sign-in.ts'
-import { signInPage, workspaceChoicePage } from './sign-in.view.ts'
+import { type SignInOffer, signInPage, workspaceChoicePage } from './sign-in.view.ts'
+import { ssoStartPath } from './sso-start.ts'
 import type { WebCookies } from './web-cookies.ts'
-import { endSession, startSession } from './web-session.ts'
+import { endSession } from './web-session.ts'
 import { type ChosenPerson, choiceValue, chosenPerson } from './workspace-choice.ts'
 
 type Form = Record<string, unknown>
@@ -18,10 +20,14 @@ const PAGE = { config: { public: true }, schema: { hide: true } } as const
 const WRONG = 'That email and password do not match an account.'
 const TOO_MANY = 'Too many sign-in attempts. Wait a minute and try again.'
 const LEDE = 'Sign in with your Workgraph email and password.'
+const SSO_LEDE = 'Sign in to your Workgraph workspace.'
+const PASSWORDS_OFF = 'Signing in with a password is turned off on this server.'
 
 /**
  * GET and POST /sign-in, POST /sign-in/workspace and POST /sign-out. The people, password hashes
  * and attempt budgets are the OAuth pages' own (web/sign-in.ts): one sign-in, two front doors.
+ * The page offers the identity provider too when there is one (sso.routes.ts), and only it when
+ * PASSWORD_SIGN_IN is off; then a posted password is refused before anything is counted.
  */
 export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
   const key = deps.webKeys.csrfKey
@@ -38,6 +44,8 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
       const preSession = preSessionOf(request, cookies)
       if (!preSession || !formIsOurs(request, signInCsrfToken(key, preSession)))
         return sendPage(reply, 403, forbiddenFormPage(null))
+      if (!deps.config.passwordSignIn)
+        return showForm(request, reply, 403, { returnTo, error: PASSWORDS_OFF })
       const email = text(form.email)
       const password = text(form.password)
       const allowed = await allowSignInAttempt(deps.rateLimits, {
@@ -77,10 +85,14 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
       const preSession = preSessionOf(request, cookies)
       if (!preSession || !formIsOurs(request, signInCsrfToken(key, preSession)))
         return sendPage(reply, 403, forbiddenFormPage(null))
+      const returnTo = safeReturnTo(form.return_to)
+      // A choice proves a password: none counts while passwords are off.
+      if (!deps.config.passwordSignIn)
+        return showForm(request, reply, 403, { returnTo, error: PASSWORDS_OFF })
       // The choice names a person and proves their password was just verified in this browser.
       const person = chosenPerson(key, preSession, form.choice, deps.clock.now())
       if (!person) return sendPage(reply, 403, forbiddenFormPage(null))
-      return signIn(request, reply, person, safeReturnTo(form.return_to))
+      return signIn(request, reply, person, returnTo)
     })
 
     app.post('/sign-out', PAGE, async (request, reply) => {
@@ -92,20 +104,13 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
       return seeOther(reply, '/sign-in')
     })
 
-    // A new session value at every sign-in, and the one the browser had (if any) is ended, so
-    // an id planted before sign-in is never the one that is signed in (no session fixation).
     async function signIn(
       request: FastifyRequest,
       reply: FastifyReply,
       person: ChosenPerson,
       returnTo: string,
     ) {
-      const now = deps.clock.now()
-      const previous = request.cookies[cookies.session]
-      if (previous) await endSession(deps.db, previous, now)
-      const value = await startSession(deps.db, { ...person, now })
-      reply.setCookie(cookies.session, value, cookies.options)
-      reply.clearCookie(cookies.signIn, cookies.options)
+      await signInBrowser(deps, cookies, request, reply, person)
       return seeOther(reply, returnTo)
     }
 
@@ -116,6 +121,11 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
       input: { returnTo: string; email?: string; error?: string },
     ) {
       const preSession = ensurePreSession(request, reply, cookies)
+      const { sso, passwordSignIn } = deps.config
+      const offer: SignInOffer = {
+        passwords: passwordSignIn,
+        ...(sso && { sso: { href: ssoStartPath(input.returnTo), name: sso.name } }),
+      }
       return sendPage(
         reply,
         status,
@@ -123,7 +133,8 @@ export function signInRoutes(deps: AppDeps, cookies: WebCookies) {
           action: '/sign-in',
           csrf: signInCsrfToken(key, preSession),
           hidden: { return_to: input.returnTo },
-          lede: LEDE,
+          lede: sso ? SSO_LEDE : LEDE,
+          ...offer,
           ...(input.email !== undefined && { email: input.email }),
           ...(input.error !== undefined && { error: input.error }),
         }),

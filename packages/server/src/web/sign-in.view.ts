@@ -12,21 +12,34 @@ export interface SignInForm {
   readonly lede: string
 }
 
+/** What the sign-in page offers: the identity provider's button, the password form, or both. */
+export interface SignInOffer {
+  /** Where "Sign in with …" leads and the provider's name; absent without SSO_ISSUER. */
+  readonly sso?: { readonly href: string; readonly name: string }
+  /** Whether the email and password form is shown (PASSWORD_SIGN_IN). */
+  readonly passwords: boolean
+}
+
 function hiddenFields(input: SignInForm): string {
   return html`<input type="hidden" name="csrf" value="${input.csrf}">!${Object.entries(
     input.hidden ?? {},
   ).map(([name, value]) => html`<input type="hidden" name="${name}" value="${value}">`)}`
 }
 
-/** The sign-in form: email and password, with the last attempt's error. */
-export function signInPage(input: SignInForm & { email?: string; error?: string }): string {
-  return layout({
-    title: 'Sign in',
-    web: null,
-    body: html`<div class="sign-in">
-<h1>Sign in</h1>
-<p class="lede">!${input.lede}</p>
-!${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ''}
+/**
+ * The sign-in page: the identity provider's button and the email and password form, as offered,
+ * with the last attempt's error. The button is a link, not a form: a form's redirect to the
+ * provider would have to be allowed by the CSP's `form-action`, along every redirect the provider
+ * makes next.
+ */
+export function signInPage(
+  input: SignInForm & SignInOffer & { email?: string; error?: string },
+): string {
+  const sso = input.sso
+    ? html`<p><a class="button sso" href="${input.sso.href}">Sign in with ${input.sso.name}</a></p>`
+    : ''
+  const passwords = input.passwords
+    ? html`!${input.sso ? html`<p class="or">Or with your Workgraph email and password:</p>` : ''}
 <form class="stack" method="post" action="${input.action}">
 !${hiddenFields(input)}
 <label for="email">Email</label>
@@ -34,7 +47,17 @@ export function signInPage(input: SignInForm & { email?: string; error?: string 
 <label for="password">Password</label>
 <input id="password" name="password" type="password" autocomplete="current-password" required>
 <button type="submit">Sign in</button>
-</form>
+</form>`
+    : ''
+  return layout({
+    title: 'Sign in',
+    web: null,
+    body: html`<div class="sign-in">
+<h1>Sign in</h1>
+<p class="lede">!${input.lede}</p>
+!${input.error ? html`<p class="error" role="alert">${input.error}</p>` : ''}
+!${sso}
+!${passwords}
 </div>`,
   })
 }

@@ -1,12 +1,14 @@
 import type { CookieSerializeOptions } from '@fastify/cookie'
 
-/** The names and attributes of the dashboard's two cookies, which depend on PUBLIC_URL's scheme. */
+/** The names and attributes of the dashboard's cookies, which depend on PUBLIC_URL's scheme. */
 export interface WebCookies {
   /** The session cookie: its value names a row of `web_sessions`. */
   readonly session: string
   /** The pre-session cookie the sign-in form's CSRF token is bound to (double submit). */
   readonly signIn: string
-  /** Attributes of both: HttpOnly, SameSite=Lax, Path=/, Secure on https. */
+  /** A sign-in through the identity provider under way, sealed (sso-flow.ts). */
+  readonly sso: string
+  /** Attributes of all: HttpOnly, SameSite=Lax, Path=/, Secure on https. */
   readonly options: CookieSerializeOptions
 }
 
@@ -20,6 +22,7 @@ export function webCookies(publicUrl: string): WebCookies {
   return {
     session: `${prefix}workgraph_session`,
     signIn: `${prefix}workgraph_sign_in`,
+    sso: `${prefix}workgraph_sso`,
     options: { httpOnly: true, sameSite: 'lax', path: '/', secure },
   }
 }

@@ -1,5 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import type { AppDeps } from '../app-deps.ts'
+import { relyingPartyOf } from '../sso/relying-party.ts'
 import { apiKeyRoutes } from './api-keys.routes.ts'
 import { assetRoutes } from './assets.routes.ts'
 import { auditPageRoutes } from './audit-page.routes.ts'
@@ -16,6 +17,7 @@ import { resourcePageRoutes } from './resource-pages.routes.ts'
 import { setPasswordRoutes } from './set-password.routes.ts'
 import { setupRoutes } from './setup.routes.ts'
 import { signInRoutes } from './sign-in.routes.ts'
+import { ssoRoutes } from './sso.routes.ts'
 import { teamsPageRoutes } from './teams-page.routes.ts'
 import { loadWebContext } from './web-context.ts'
 import { webCookies } from './web-cookies.ts'
@@ -43,6 +45,8 @@ export function webPlugin(deps: AppDeps) {
       })
       pages.setErrorHandler(pageErrorHandler)
       await pages.register(signInRoutes(deps, cookies))
+      const party = relyingPartyOf(deps.config)
+      if (party) await pages.register(ssoRoutes(deps, cookies, party))
       await pages.register(setupRoutes(deps, cookies))
       await pages.register(setPasswordRoutes(deps, cookies))
       await pages.register(joinRoutes(deps, cookies))

@@ -7,6 +7,7 @@ export const AUDIT_ACTIONS = [
   ...ACTIVITY_VERBS,
   ...DIRECTORY_EVENT_TYPES,
   'workspace.created',
+  'workspace.updated',
   'api_key.created',
   'api_key.rotated',
   'workspace_token.created',

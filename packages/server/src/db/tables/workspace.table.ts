@@ -8,6 +8,8 @@ export interface WorkspacesTable {
   plan: string
   settings: Generated<Record<string, unknown>>
   acl_epoch: Generated<string>
+  /** The email domain whose verified addresses at the identity provider join as members. */
+  sso_email_domain: ColumnType<string | null, string | null | undefined, string | null>
   created_at: DefaultTimestamp
   updated_at: DefaultTimestamp
 }
@@ -24,6 +26,9 @@ export interface PeopleTable {
   updated_at: DefaultTimestamp
   /** When the person left the workspace: no sign-in, no working credential; null while active. */
   deactivated_at: ColumnType<Date | null, Date | string | null | undefined, Date | string | null>
+  /** The identity provider's issuer and subject the person is linked to; null until linked. */
+  sso_issuer: ColumnType<string | null, string | null | undefined, string | null>
+  sso_subject: ColumnType<string | null, string | null | undefined, string | null>
   /** Its searchable text: the name (as a title) and the role. */
   tsv: Computed<string>
 }

@@ -4,8 +4,11 @@ import type { Db } from '../../db/database.ts'
 import type { PeopleTable, TeamsTable } from '../../db/tables/workspace.table.ts'
 import type { CursorPosition } from '../../lib/cursor.ts'
 
-/** A person row (without the password hash) and their visible teams. */
-export type PersonRow = Omit<Selectable<PeopleTable>, 'password_hash' | 'tsv'> & {
+/** A person row (without the password hash and the linked identity) and their visible teams. */
+export type PersonRow = Omit<
+  Selectable<PeopleTable>,
+  'password_hash' | 'tsv' | 'sso_issuer' | 'sso_subject'
+> & {
   team_ids: string[]
 }
 

@@ -7,6 +7,7 @@ import { fromOwnPages, interactionCsrfToken, sameToken } from '../../web/csrf.ts
 import { forbiddenFormPage } from '../../web/message.view.ts'
 import { sendPage } from '../../web/page-headers.ts'
 import { seeOther } from '../../web/see-other.ts'
+import type { SignInOffer } from '../../web/sign-in.view.ts'
 import { formOf } from '../../web/web-write.ts'
 import { interactionErrorPage } from './interaction-error.view.ts'
 
@@ -47,6 +48,8 @@ export interface Step {
   readonly csrf: string
   /** Where a form of this interaction posts: `/oauth/interaction/{uid}/{name}`. */
   action(name: string): string
+  /** What its sign-in page offers: the identity provider (`…/{uid}/sso`), passwords, or both. */
+  readonly offer: SignInOffer
   /**
    * Sends a page of the interaction with the dashboard's headers; `form-action` also allows the
    * app's redirect URI, where a submission's redirects end.
@@ -95,11 +98,17 @@ export function interactionContext(input: InteractionDeps): InteractionContext {
     }
     const uid = interaction.uid
     const formTargets = [formTarget(interaction)].filter((source) => source !== null)
+    const action = (name: string) => `${INTERACTION_BASE}/${uid}/${name}`
+    const { sso, passwordSignIn } = deps.config
     return {
       interaction,
       client: await clientOf(interaction),
       csrf: interactionCsrfToken(key, uid),
-      action: (name) => `${INTERACTION_BASE}/${uid}/${name}`,
+      action,
+      offer: {
+        passwords: passwordSignIn,
+        ...(sso && { sso: { href: action('sso'), name: sso.name } }),
+      },
       send: (reply, status, page) => sendPage(reply, status, page, { formTargets }),
     }
   }

@@ -14,6 +14,8 @@ import {
 
 const WRONG = 'That email and password do not match an account that can use this app.'
 const TOO_MANY = 'Too many sign-in attempts. Wait a minute and try again.'
+/** The answer to a password posted while PASSWORD_SIGN_IN is off. */
+export const PASSWORDS_OFF = 'Signing in with a password is turned off on this server.'
 
 /** Shows the interaction's sign-in form, with the last attempt's email and error. */
 export function showSignIn(
@@ -27,7 +29,7 @@ Sign in to continue.`
   return step.send(
     reply,
     status,
-    signInPage({ action: step.action('login'), csrf: step.csrf, lede, ...extra }),
+    signInPage({ action: step.action('login'), csrf: step.csrf, lede, ...step.offer, ...extra }),
   )
 }
 
@@ -58,6 +60,8 @@ export function signInStep(deps: AppDeps, ctx: InteractionContext) {
     app.post(`${INTERACTION_BASE}/:uid/login`, PAGE, async (request, reply) => {
       const step = await ctx.openForm(request, reply)
       if (!step) return reply
+      // Refused before anything is counted or hashed: there is no password to guess.
+      if (!deps.config.passwordSignIn) return showSignIn(reply, step, 403, { error: PASSWORDS_OFF })
       const form = formOf(request)
       const email = typeof form.email === 'string' ? form.email : ''
       const password = typeof form.password === 'string' ? form.password : ''
