@@ -130,8 +130,9 @@ function ssoSection(web: WebContext, sso: SsoDomainState): string {
     ? html`Now anyone whose address at ${sso.name} ends in <strong>@${sso.domain}</strong> joins as a member at their first sign-in.`
     : html`No domain is set: only the people invited join.`
   const intro = html`<h2>Joining with ${sso.name}</h2>
-<p>People sign in with ${sso.name} as well as by invitation. A verified address that was invited
-joins with the invitation's role; one of the domain below joins as a member. !${now}</p>`
+<p>People may sign in with ${sso.name}. An address it has verified joins this workspace when it
+was invited, with the invitation's role, or when it is of the domain set here, as a member.
+!${now}</p>`
   if (web.session.role !== 'owner')
     return html`!${intro}<p class="muted">Only an owner sets the domain.</p>`
   const id = 'sso-domain'
