@@ -489,3 +489,110 @@ test("an app's interaction refuses a verified return made for another interactio
   const made = await browser.get('/oauth/interaction/someone-elses/sso/return')
   assert.equal(made.status, 400)
 })
+
+test("a flow's cookie opens only with the pre-session cookie it was made for, and for 10 minutes", async () => {
+  const sub = aliceAccount()
+  // Two browsers set out; the first one's SSO cookie is carried into the second, beside the
+  // second's own pre-session cookie (a cookie planted from elsewhere).
+  const [first, second] = [await rawStart(), await rawStart()]
+  const callback = await idp.signIn(first.location, sub)
+  const planted = await fetch(callback, {
+    headers: { cookie: `workgraph_sso=${first.sso}; workgraph_sign_in=${second.preSession}` },
+    redirect: 'manual',
+  })
+  assert.equal(planted.status, 400)
+  assert.doesNotMatch(planted.headers.get('set-cookie') ?? '', /workgraph_session=/)
+  // A flow older than 10 minutes is gone, though the provider answered.
+  const late = await rawStart()
+  const lateCallback = await idp.signIn(late.location, sub)
+  t.clock.advance(10 * 60 * 1000 + 1)
+  const expired = await fetch(lateCallback, {
+    headers: { cookie: `workgraph_sso=${late.sso}; workgraph_sign_in=${late.preSession}` },
+    redirect: 'manual',
+  })
+  assert.equal(expired.status, 400)
+  // The same, in time and in its own browser, signs in: the refusals above were the binding's.
+  const fine = await rawStart()
+  const ok = await fetch(await idp.signIn(fine.location, sub), {
+    headers: { cookie: `workgraph_sso=${fine.sso}; workgraph_sign_in=${fine.preSession}` },
+    redirect: 'manual',
+  })
+  assert.equal(ok.status, 303)
+  assert.match(ok.headers.get('set-cookie') ?? '', /workgraph_session=/)
+})
+
+test('only the boolean email_verified: true counts as verified', async () => {
+  const before = await sessions()
+  for (const [label, claims] of [
+    ['absent', { email: 'olive@example.test' }],
+    ['the string "true"', { email: 'olive@example.test', email_verified: 'true' }],
+    ['1', { email: 'olive@example.test', email_verified: 1 }],
+  ] as const) {
+    const sub = `sub-${++subjects}`
+    idp.accounts.set(sub, { sub, ...claims } as never)
+    const page = await ssoSignIn(new Browser(t.origin), sub)
+    assert.equal(page.status, 403, label)
+  }
+  assert.deepEqual(await sessions(), before)
+})
+
+test("a verified return finishes only the interaction it was started from, and a bound app's workspace", async () => {
+  const app = await createOAuthClient(t.db.db, {
+    name: 'Bound app',
+    redirectUris: ['http://127.0.0.1:9/callback'],
+    public: true,
+    workspaceId: beta.workspace_id,
+  })
+  const openInteraction = async (browser: Browser) => {
+    let page = await browser.get(
+      authorizationUrl(t.origin, {
+        response_type: 'code',
+        client_id: app.client_id,
+        redirect_uri: 'http://127.0.0.1:9/callback',
+        scope: 'project:read',
+        state: 'bound',
+        code_challenge: pkcePair().challenge,
+        code_challenge_method: 'S256',
+      }),
+    )
+    while (page.location?.startsWith(t.origin)) page = await browser.get(page.location)
+    return /\/oauth\/interaction\/([^/"]+)\/sso/.exec(page.body)?.[1] as string
+  }
+  const throughProvider = async (browser: Browser, uid: string) => {
+    const toIdp = await browser.get(`/oauth/interaction/${uid}/sso`)
+    const back = await browser.get(await idp.signIn(toIdp.location as string, aliceAccount()))
+    assert.equal(back.location, `${t.origin}/oauth/interaction/${uid}/sso/return`)
+  }
+  // A verified return not yet followed; the same browser opens another interaction and offers it
+  // the verified identity: it belongs to the first one only.
+  const browser = new Browser(t.origin)
+  await throughProvider(browser, await openInteraction(browser))
+  const stolen = await browser.get(
+    `/oauth/interaction/${await openInteraction(browser)}/sso/return`,
+  )
+  assert.equal(stolen.status, 400)
+  assert.match(mainText(stolen.body), /started in another browser/)
+  // Alice is a person of the test workspace only: the app, bound to Beta, may not serve her.
+  const own = new Browser(t.origin)
+  const uid = await openInteraction(own)
+  await throughProvider(own, uid)
+  const refused = await own.get(`/oauth/interaction/${uid}/sso/return`)
+  assert.equal(refused.status, 403)
+  assert.match(mainText(refused.body), /No workspace to open/)
+})
+
+/** A sign-in started by hand: where it sends the browser, and the two cookies it sets. */
+async function rawStart(): Promise<{ location: string; sso: string; preSession: string }> {
+  const response = await fetch(`${t.origin}/sign-in/sso`, { redirect: 'manual' })
+  const cookie = (name: string) =>
+    response.headers
+      .getSetCookie()
+      .find((line) => line.startsWith(`${name}=`))
+      ?.split(';')[0]
+      ?.slice(name.length + 1) as string
+  return {
+    location: response.headers.get('location') as string,
+    sso: cookie('workgraph_sso'),
+    preSession: cookie('workgraph_sign_in'),
+  }
+}
