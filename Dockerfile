@@ -17,8 +17,9 @@ COPY package.json package-lock.json .npmrc ./
 COPY packages/server/package.json packages/server/
 COPY packages/sdk/package.json packages/sdk/
 # No production dependency has an install script; the root's `node` devDependency (a Node binary
-# for local runs) is left out with the rest, as the base image brings Node.
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+# for local runs) is left out with the rest, as the base image brings Node. npm's cache stays
+# behind with this stage.
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund
 
 FROM ${NODE_IMAGE}
 WORKDIR /app

@@ -32,7 +32,6 @@ export const ROOT = fileURLToPath(new URL('../../../../', import.meta.url))
 /** The image the tests build from the Dockerfile (kept, so a rerun reuses its layers). */
 export const IMAGE = 'localhost/workgraph-test:latest'
 
-const LABEL = 'org.workgraph.test=image'
 const PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin'
 
 /** What a finished command printed, and how it ended. */
@@ -149,15 +148,23 @@ export class Podman {
   }
 }
 
+/** Says what a step of the preparation did: made or reused, and how long it took. */
+export type Note = (line: string) => void
+
 /**
  * Builds the image from the repository's Dockerfile on a base made here, and the stand-in for
  * compose's PostgreSQL; one process at a time (two engines' suites may run this file at once:
  * the second then finds every layer built).
  */
-export async function prepareImages(podman: Podman): Promise<{ image: string; postgres: string }> {
+export async function prepareImages(
+  podman: Podman,
+  note: Note,
+): Promise<{ image: string; postgres: string }> {
   return exclusively('workgraph-test-podman-images', async () => {
-    const debian = await debianImage(podman)
-    const base = await nodeImage(podman, debian)
+    const debian = await debianImage(podman, note)
+    const base = await nodeImage(podman, debian, note)
+    const started = performance.now()
+    const previous = (await podman.run(['image', 'inspect', '--format={{.Id}}', IMAGE])).stdout
     await podman.ok(
       [
         'build',
@@ -165,17 +172,24 @@ export async function prepareImages(podman: Podman): Promise<{ image: string; po
         '--format=docker',
         '--network=host',
         `--build-arg=NODE_IMAGE=${base}`,
-        `--label=${LABEL}`,
         `--tag=${IMAGE}`,
         `--file=${join(ROOT, 'Dockerfile')}`,
         ROOT,
       ],
       'building the Dockerfile',
     )
-    // The image this one replaced, if any, is left untagged: it is no cache of anything now.
-    await podman.run(['image', 'prune', '--force', `--filter=label=${LABEL}`])
-    return { image: IMAGE, postgres: await postgresImage(podman, debian) }
+    note(`${IMAGE}: built from the Dockerfile ${since(started)}`)
+    // The image this one replaced is no cache of anything now (its dependencies' stage is kept).
+    const current = (await podman.ok(['image', 'inspect', '--format={{.Id}}', IMAGE])).trim()
+    if (previous.trim() && previous.trim() !== current)
+      await podman.run(['image', 'rm', previous.trim()])
+    return { image: IMAGE, postgres: await postgresImage(podman, debian, note) }
   })
+}
+
+// How long since `started`, for a note.
+function since(started: number): string {
+  return `in ${((performance.now() - started) / 1000).toFixed(1)} s`
 }
 
 // Runs `work` while no other process of this machine runs work under the same name: the name is
@@ -225,13 +239,18 @@ const TRIMMED = [
 ]
 
 // Debian's minimal root as an image; the root is kept under the temporary folder.
-async function debianImage(podman: Podman): Promise<string> {
+async function debianImage(podman: Podman, note: Note): Promise<string> {
   const suite = debianSuite()
   const key = hash('minbase', suite, MIRROR, ...TRIMMED)
   const tag = `localhost/workgraph-test-debian:${suite}-${key}`
-  if (await podman.imageExists(tag)) return tag
+  if (await podman.imageExists(tag)) {
+    note(`${tag}: reused`)
+    return tag
+  }
   const root = join(tmpdir(), `workgraph-test-rootfs-${suite}-${key}`)
-  if (!existsSync(root)) {
+  if (existsSync(root)) note(`${root}: reused`)
+  else {
+    const began = performance.now()
     // Built aside and renamed when complete: an interrupted run leaves no half root to reuse.
     for (const entry of readdirSync(tmpdir()))
       if (entry.startsWith(`${basename(root)}.partial-`))
@@ -246,7 +265,9 @@ async function debianImage(podman: Podman): Promise<string> {
       mkdirSync(join(partial, path), { recursive: true })
     }
     renameSync(partial, root)
+    note(`${root}: made by debootstrap ${since(began)}`)
   }
+  const started = performance.now()
   const tar = spawn('tar', ['--numeric-owner', '-C', root, '-c', '.'], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
@@ -261,6 +282,7 @@ async function debianImage(podman: Podman): Promise<string> {
     throw new Error(`tar of ${root} failed (exit ${tarCode})`)
   }
   succeeded(imported, 'podman import')
+  note(`${tag}: imported ${since(started)}`)
   return tag
 }
 
@@ -305,7 +327,7 @@ function npmFolder(): string {
 // The stand-in for node:24-bookworm-slim: what the Dockerfile asks of its base (node and npm on
 // the PATH, a `node` user). Node trusts what this machine's Node trusts (NODE_EXTRA_CA_CERTS), so
 // that npm in the build reaches the registry through the same network.
-async function nodeImage(podman: Podman, debian: string): Promise<string> {
+async function nodeImage(podman: Podman, debian: string, note: Note): Promise<string> {
   const nodeBinary = join(
     dirname(createRequire(join(ROOT, 'package.json')).resolve('node/package.json')),
     'bin',
@@ -342,12 +364,17 @@ async function nodeImage(podman: Podman, debian: string): Promise<string> {
     ca ? readFileSync(ca) : '',
   )
   const tag = `localhost/workgraph-test-node:${key}`
-  if (await podman.imageExists(tag)) return tag
+  if (await podman.imageExists(tag)) {
+    note(`${tag}: reused`)
+    return tag
+  }
+  const started = performance.now()
   await buildFrom(podman, tag, containerfile, {
     node: nodeBinary,
     npm,
     ...(ca ? { 'extra-ca.crt': ca } : {}),
   })
+  note(`${tag}: built ${since(started)}`)
   return tag
 }
 
@@ -380,7 +407,7 @@ export function localPostgres(): { version: string; bin: string } | undefined {
 
 // The stand-in for compose's postgres:17: the Debian root, this machine's PostgreSQL binaries
 // and the libraries they load that the root lacks.
-async function postgresImage(podman: Podman, debian: string): Promise<string> {
+async function postgresImage(podman: Podman, debian: string, note: Note): Promise<string> {
   const installed = localPostgres()
   if (!installed) throw new Error('no PostgreSQL installation under /usr/lib/postgresql')
   const { version, bin } = installed
@@ -413,7 +440,11 @@ async function postgresImage(podman: Podman, debian: string): Promise<string> {
   const postgresVersion = spawnSync(join(bin, 'postgres'), ['--version'], { encoding: 'utf8' })
   const key = hash(containerfile, POSTGRES_ENTRYPOINT, postgresVersion.stdout, ...libraries)
   const tag = `localhost/workgraph-test-postgres:${key}`
-  if (await podman.imageExists(tag)) return tag
+  if (await podman.imageExists(tag)) {
+    note(`${tag}: reused`)
+    return tag
+  }
+  const started = performance.now()
   const files: Record<string, string> = {
     bin,
     share: `/usr/share/postgresql/${version}`,
@@ -431,5 +462,6 @@ async function postgresImage(podman: Podman, debian: string): Promise<string> {
   } finally {
     rmSync(context, { recursive: true, force: true })
   }
+  note(`${tag}: built ${since(started)}`)
   return tag
 }

@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { after, before, test } from 'node:test'
+import { after, test } from 'node:test'
 import pg from 'pg'
 import { parse } from 'yaml'
 import { SETTINGS } from '../../src/config.ts'
@@ -36,17 +36,9 @@ if (unavailable && process.env.WORKGRAPH_TEST_REQUIRE_PODMAN)
 const skip = unavailable ? `podman cannot run here: ${unavailable}` : false
 
 const podman = unavailable ? undefined : new Podman()
-let images: { image: string; postgres: string }
+let images: { image: string; postgres: string } | undefined
 const tag = randomBytes(4).toString('hex')
 const cleanups: (() => Promise<unknown>)[] = []
-
-before(
-  async () => {
-    if (podman) images = await prepareImages(podman)
-  },
-  // Cold, the Debian root is downloaded and npm ci runs in the build; both are kept after.
-  { timeout: 20 * 60_000 },
-)
 
 after(async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {})
@@ -84,14 +76,14 @@ async function dispatched(pending: () => Promise<number>, worker: string): Promi
 
 /** Runs a container to its end: `podman run --rm …`, its output; an error when it fails. */
 async function runOnce(args: string[], command: string[], what: string): Promise<string> {
-  return (podman as Podman).ok(['run', '--rm', ...args, images.image, ...command], what)
+  return (podman as Podman).ok(['run', '--rm', ...args, built().image, ...command], what)
 }
 
 /** Starts a container in the background; it is removed when the file ends. */
 async function start(name: string, args: string[], command: string[] = []): Promise<void> {
   const p = podman as Podman
   cleanups.push(() => p.run(['rm', '--force', '--time=0', name]))
-  await p.ok(['run', '--detach', `--name=${name}`, ...args, images.image, ...command])
+  await p.ok(['run', '--detach', `--name=${name}`, ...args, built().image, ...command])
 }
 
 /** Waits until /readyz answers 200, failing at once (with its output) if the container stops. */
@@ -177,6 +169,17 @@ async function inspectInside(container: string): Promise<void> {
   const health = await p.run(['healthcheck', 'run', container])
   assert.equal(health.code, 0, tail(health))
 }
+
+/** The images, which the first test built. */
+function built(): { image: string; postgres: string } {
+  assert.ok(images, 'the image was built (the first test)')
+  return images
+}
+
+test('the image builds from the Dockerfile on a base made here', // Cold, the Debian root is downloaded and npm ci runs in the build; both are kept after.
+{ skip, timeout: 20 * 60_000 }, async (t) => {
+  images = await prepareImages(podman as Podman, (line) => t.diagnostic(line))
+})
 
 // What the test reads of compose.yaml.
 interface Compose {
@@ -319,7 +322,7 @@ if (ENGINE === 'postgres') {
     // the API's published port (a free one, not 8080).
     let file = readFileSync(join(ROOT, 'compose.yaml'), 'utf8')
     for (const [from, to] of [
-      ['image: postgres:17\n', `image: ${images.postgres}\n`],
+      ['image: postgres:17\n', `image: ${built().postgres}\n`],
       ["- '8080:8080'\n", `- '${port}:8080'\n`],
     ] as const) {
       assert.equal(file.split(from).length, 2, `compose.yaml has ${from.trim()} once`)
@@ -328,7 +331,7 @@ if (ENGINE === 'postgres') {
     writeFileSync(join(dir, 'compose.yaml'), file)
     const env = {
       ...p.env,
-      WORKGRAPH_IMAGE: images.image,
+      WORKGRAPH_IMAGE: built().image,
       WORKGRAPH_SECRET: SECRET,
       POSTGRES_PASSWORD: randomBytes(12).toString('hex'),
       PUBLIC_URL: `http://127.0.0.1:${port}`,
