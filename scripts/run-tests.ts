@@ -10,6 +10,8 @@
  *   npm test -- path/to/x.test.ts     some files only
  *   WORKGRAPH_TEST_DB=pglite npm test one engine (pglite | postgres)
  *   WORKGRAPH_TEST_REQUIRE_POSTGRES=1 fail instead of skipping when PostgreSQL is absent (CI)
+ *   WORKGRAPH_TEST_REQUIRE_PODMAN=1   fail instead of skipping the container image's test when
+ *                                     podman is not installed (CI)
  *
  * In a whole run, the few files whose subject does not depend on the engine and that cost the
  * most (pages and the SDK driven in Chromium, the dashboard's route modules, the OpenAPI document
