@@ -10,7 +10,8 @@ export class OutputFileError extends BackupFailure {}
  * Writes `file` all or nothing: `fill` writes a temporary file beside it (made first, readable by
  * its owner alone, so a backup's hashes and sealed secrets are not left readable by others, and
  * so an unwritable folder fails before any work), which is synced and then renamed over `file`.
- * A reader sees the old file or the whole new one, never half; a failure leaves no temporary file.
+ * A reader sees the old file or the whole new one, never half; a failure or a stop signal leaves
+ * no temporary file.
  */
 export async function writeAtomically(
   file: string,
@@ -26,6 +27,14 @@ export async function writeAtomically(
   } catch (error) {
     throw new OutputFileError(`Cannot write ${file}: ${reason(error)}.`)
   }
+  // Stopped halfway (Ctrl-C, a service manager), the command takes its temporary file with it,
+  // then ends as the signal would have ended it. Only a kill -9 leaves the file behind.
+  const stop = (signal: NodeJS.Signals) => {
+    rmSync(temporary, { force: true })
+    for (const each of STOPS) process.off(each, stop)
+    process.kill(process.pid, signal)
+  }
+  for (const each of STOPS) process.on(each, stop)
   try {
     await fill(temporary)
     syncPath(temporary, 'r')
@@ -35,10 +44,14 @@ export async function writeAtomically(
     if ((error as NodeJS.ErrnoException).code && !(error instanceof BackupFailure))
       throw new OutputFileError(`Cannot write ${file}: ${reason(error)}.`)
     throw error
+  } finally {
+    for (const each of STOPS) process.off(each, stop)
   }
   // The rename itself lasts once the folder's entry is on disk.
   syncPath(dirname(target), 'r')
 }
+
+const STOPS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']
 
 function syncPath(path: string, flags: string): void {
   const fd = openSync(path, flags)

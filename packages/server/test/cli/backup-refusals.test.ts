@@ -169,6 +169,24 @@ test('without pg_dump on the PATH, backup says which command to run; a database 
   assert.equal(existsSync(out), false)
 })
 
+test('a backup stopped halfway (SIGTERM) leaves neither its file nor a temporary one', {
+  skip: ENGINE !== 'pglite' && 'the embedded database: its suite runs it',
+}, async () => {
+  const out = join(files, 'stopped.backup')
+  const backup = startCli(['backup', '--out', out, ...cli.target], env)
+  const deadline = Date.now() + 60_000
+  while (!readdirSync(files).some((name) => name.endsWith('.partial'))) {
+    assert.ok(Date.now() < deadline, backup.output())
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+  backup.child.kill('SIGTERM')
+  assert.equal(await backup.exit(), 'SIGTERM')
+  assert.deepEqual(
+    readdirSync(files).filter((name) => name.includes('stopped')),
+    [],
+  )
+})
+
 // Runs a command to its end as a real process: its exit status and all it printed.
 async function run(
   args: string[],
