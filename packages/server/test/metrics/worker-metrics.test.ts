@@ -37,7 +37,7 @@ test('a worker with METRICS_TOKEN serves its metrics and health on METRICS_PORT,
     const refused = await fetch(`${base}/metrics`, { headers: { authorization: 'Bearer wrong' } })
     assert.equal(refused.status, 401)
     assert.equal(refused.headers.get('content-type'), 'application/problem+json')
-    assert.equal((await refused.json()).code, 'unauthenticated')
+    assert.equal(((await refused.json()) as { code: string }).code, 'unauthenticated')
     assert.equal((await fetch(`${base}/metrics`)).status, 401)
 
     const health = await fetch(`${base}/healthz`)
@@ -45,7 +45,7 @@ test('a worker with METRICS_TOKEN serves its metrics and health on METRICS_PORT,
     assert.deepEqual(await health.json(), { status: 'ok' })
     const elsewhere = await fetch(`${base}/v1/projects`)
     assert.equal(elsewhere.status, 404)
-    assert.equal((await elsewhere.json()).code, 'not_found')
+    assert.equal(((await elsewhere.json()) as { code: string }).code, 'not_found')
     const posted = await fetch(`${base}/metrics`, { method: 'POST' })
     assert.equal(posted.status, 405)
     assert.equal(posted.headers.get('allow'), 'GET, HEAD')
