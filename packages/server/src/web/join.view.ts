@@ -31,7 +31,7 @@ export function joinPage(input: JoinForm & SignInOffer): string {
 <input id="password" name="password" type="password" autocomplete="new-password" required minlength="${PASSWORD_LENGTH.min}" aria-describedby="password-hint">`
   const sso = input.sso ? ssoJoinOffer({ ...input.sso, email: input.email }) : ''
   const form = input.passwords
-    ? html`!${input.sso ? html`<p class="or">Or choose a Workgraph password:</p>` : ''}
+    ? html`!${input.sso ? html`<p class="or">Or join with a Workgraph password:</p>` : ''}
 <form class="stack" method="post" action="${input.action}">
 <input type="hidden" name="csrf" value="${input.csrf}">
 <input type="hidden" name="email" value="${input.email}" autocomplete="username">
