@@ -180,9 +180,12 @@ function built(): { image: string; postgres: string } {
   return images
 }
 
-test('the image builds from the Dockerfile on a base made here', { // Cold, the Debian root is downloaded and npm ci runs in the build; both are kept after.
+// Cold, the Debian root is downloaded and npm ci runs in the build; both are kept after.
+const BUILD_TIMEOUT_MS = 20 * 60_000
+
+test('the image builds from the Dockerfile on a base made here', {
   skip,
-  timeout: 20 * 60_000,
+  timeout: BUILD_TIMEOUT_MS,
 }, async (t) => {
   images = await prepareImages(podman as Podman, (line) => t.diagnostic(line))
 })
