@@ -8,8 +8,8 @@ import type { WriteContext } from '../writes/write-context.ts'
 const DOMAIN =
   /^(?=.{4,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+(?:[a-z]{2,63}|xn--[a-z0-9-]{1,59})$/
 
-/** A domain as a form gives it (`Example.com`, `@example.com`), as it is stored; '' is none. */
-export function normalDomain(value: string): string {
+// A domain as a form gives it (`Example.com`, `@example.com`), as it is stored; '' is none.
+function normalDomain(value: string): string {
   return value.trim().replace(/^@/, '').toLowerCase()
 }
 
