@@ -57,7 +57,12 @@ export async function moveToPostgres(
     try {
       await refuseUsedTarget(target.db, url)
       step(`Migrating ${describePostgres(url)}`)
-      await migrateToLatest(target.db)
+      await migrateToLatest(target.db).catch((error: unknown) => {
+        throw new BackupFailure(
+          `Cannot make Workgraph's schema in ${describePostgres(url)}: ${(error as Error).message}. ` +
+            'Nothing was moved; the user of the URL must be allowed to create tables (the owner of the database is).',
+        )
+      })
       const tables = await sameShapes(source.handle.db, target.db)
       await useCanonicalText(source.handle.db, false)
       const base = { source: `embedded database in ${dataDir}`, target: describePostgres(url) }
@@ -74,7 +79,10 @@ export async function moveToPostgres(
         })
       } catch (error) {
         if (error instanceof Unverified) return error.report
-        throw error
+        // PostgreSQL refused a row or a statement: the transaction is gone, and with it the copy.
+        throw new BackupFailure(
+          `The copy failed, so nothing was committed to ${describePostgres(url)}: ${(error as Error).message}`,
+        )
       }
     } finally {
       await target.close()

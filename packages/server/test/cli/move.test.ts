@@ -217,6 +217,24 @@ test('a target with rows is refused and left as it was; a copy that does not ver
     text.output,
     /^Nothing was committed: PostgreSQL holds the schema and no rows\. The embedded folder is unchanged\.$/m,
   )
+
+  // A target that refuses a row outright (a constraint added by hand) ends the copy: one line,
+  // and again nothing committed.
+  const refusing = await emptyPostgres()
+  databases.push(refusing)
+  assert.equal((await run(['migrate', '--database-url', refusing.url])).code, 0)
+  const admin = new pg.Client({ connectionString: refusing.url })
+  await admin.connect()
+  await admin.query('alter table tasks add constraint no_tasks check (false) not valid')
+  await admin.end()
+  const refused = await run(['move', '--to', refusing.url, '--data', data])
+  assert.equal(refused.code, 1, refused.output)
+  assert.match(
+    refused.output,
+    /^The copy failed, so nothing was committed to PostgreSQL at .+: new row for relation "tasks" violates check constraint "no_tasks"$/m,
+  )
+  assert.doesNotMatch(refused.output, /\bat .+\.ts:\d+/)
+  assert.equal(await rowsIn(refusing.url), 0)
   assert.equal(folderDigest(data), digest)
 })
 
