@@ -75,12 +75,9 @@ test('move copies the embedded database into an empty PostgreSQL database, verif
     .filter((person) => person.password)
     .map((person) => person.email)
 
-  // The embedded server: a webhook endpoint (its secret sealed), writes, and what it answers.
-  const port = await freePort()
-  const embedded = await serve(['--data', data], port)
+  // The embedded server: a webhook endpoint (its secret sealed), and writes.
+  const embedded = await serve(['--data', data])
   let hook: { id: string; secret: string }
-  let answers: string[]
-  let keyAnswers: number[]
   try {
     const api = serverCaller(embedded.base, owner)
     const created = await api.post('/v1/webhooks', { url: receiver.url, events: ['okr.checkin'] })
@@ -88,8 +85,6 @@ test('move copies the embedded database into an empty PostgreSQL database, verif
     hook = { id: created.json.id, secret: created.json.secret }
     for (const title of ['Move the launch checklist', 'Pricing review after the move'])
       assert.equal((await api.post('/v1/tasks', { title })).status, 201)
-    answers = await observe(api)
-    keyAnswers = await keyStatuses(embedded.base)
 
     // While a server holds the folder, the move is refused: what it wrote later would be lost.
     moved = await emptyPostgres()
@@ -144,15 +139,37 @@ test('move copies the embedded database into an empty PostgreSQL database, verif
   ]
   assert.deepEqual(postgresRows, embeddedRows)
 
-  const onPostgres = await serve(['--database-url', moved.url], port)
+  // A server on each database, side by side with one PUBLIC_URL, so that their answers can be
+  // compared whole: records' URLs agree, and both are read on one UTC day (a task turns overdue
+  // at midnight without a write).
+  const shared = { PUBLIC_URL: 'http://workgraph.test' }
+  const [onEmbedded, onPostgres] = await Promise.all([
+    serve(['--data', data], shared),
+    serve(['--database-url', moved.url], shared),
+  ])
   try {
-    const api = serverCaller(onPostgres.base, owner)
-    assert.deepEqual(await observe(api), answers)
+    let day: string
+    let answers: [string[], string[]]
+    do {
+      day = new Date().toISOString().slice(0, 10)
+      answers = [
+        await observe(serverCaller(onEmbedded.base, owner)),
+        await observe(serverCaller(onPostgres.base, owner)),
+      ]
+    } while (new Date().toISOString().slice(0, 10) !== day)
+    for (const [i, request] of OBSERVED.entries())
+      assert.equal(answers[1][i], answers[0][i], `${request}: PostgreSQL answers otherwise`)
     // Each key is taken as it was: read with, or refused for want of a scope, never unknown.
+    const keyAnswers = await keyStatuses(onEmbedded.base)
     assert.deepEqual(await keyStatuses(onPostgres.base), keyAnswers)
     assert.ok(!keyAnswers.includes(401) && keyAnswers.includes(200))
     for (const email of emails)
-      assert.equal(await signInOverHttp(onPostgres.base, email, DEMO_PASSWORD), 303, email)
+      assert.equal(
+        await signInOverHttp(onPostgres.base, email, DEMO_PASSWORD, shared.PUBLIC_URL),
+        303,
+        email,
+      )
+    const api = serverCaller(onPostgres.base, owner)
     const seen = receiver.received.length
     assert.equal((await api.post(`/v1/webhooks/${hook.id}/test`, {})).status, 202)
     await until(() => receiver.received.length > seen)
@@ -166,7 +183,7 @@ test('move copies the embedded database into an empty PostgreSQL database, verif
       }),
     )
   } finally {
-    await onPostgres.stop()
+    await Promise.all([onEmbedded.stop(), onPostgres.stop()])
   }
 })
 
@@ -279,8 +296,9 @@ async function run(args: string[]): Promise<{ code: number | string; output: str
   return { code, output: command.output() }
 }
 
-async function serve(target: string[], port: number) {
-  const server = startCli(['serve', '--port', String(port), ...target], env)
+async function serve(target: string[], extra: Record<string, string> = {}) {
+  const port = await freePort()
+  const server = startCli(['serve', '--port', String(port), ...target], { ...env, ...extra })
   await server.waitFor(/Workgraph is listening on/)
   return {
     base: `http://127.0.0.1:${port}`,
@@ -298,20 +316,26 @@ async function keyStatuses(base: string): Promise<number[]> {
   return statuses
 }
 
-// What a server answers that depends on every part moved: lists, a search, a summary.
+const LISTS = [
+  '/v1/workspace',
+  '/v1/projects?limit=100',
+  '/v1/tasks?limit=100',
+  '/v1/people?limit=100',
+]
+const QUESTIONS = ['launch checklist', 'pricing', 'onboardng']
+// The requests `observe` makes, named for a failure's message.
+const OBSERVED = [...LISTS, ...QUESTIONS.map((query) => `search "${query}"`)]
+
+// What a server answers that depends on every part moved: lists, and searches (the ids found, in
+// order), one string per request of OBSERVED.
 async function observe(api: ServerCaller): Promise<string[]> {
   const answers: string[] = []
-  for (const path of [
-    '/v1/workspace',
-    '/v1/projects?limit=100',
-    '/v1/tasks?limit=100',
-    '/v1/people?limit=100',
-  ]) {
+  for (const path of LISTS) {
     const reply = await api.get(path)
     assert.equal(reply.status, 200, path)
     answers.push(JSON.stringify(reply.json.data ?? reply.json))
   }
-  for (const query of ['launch checklist', 'pricing', 'onboardng']) {
+  for (const query of QUESTIONS) {
     const reply = await api.post('/v1/search', { query })
     assert.equal(reply.status, 200, query)
     answers.push(
