@@ -40,8 +40,9 @@ ENV HOST=0.0.0.0 \
 USER node
 EXPOSE 8080
 # The slim image has no curl: Node asks. /readyz is 503 while the database does not answer or
-# the server drains, so an orchestrator stops sending it requests. A `worker` serves no HTTP:
-# give it no health check (compose.yaml).
+# the server drains, so an orchestrator stops sending it requests. A `worker` serves no API (only
+# `/metrics` and `/healthz` on METRICS_PORT when METRICS_TOKEN is set): compose.yaml gives it no
+# health check.
 HEALTHCHECK --interval=15s --timeout=5s --start-period=60s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PORT || 8080) + '/readyz', { signal: AbortSignal.timeout(4000) }).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
 # `serve` and `worker` apply pending migrations when they start; `migrate` does only that. The

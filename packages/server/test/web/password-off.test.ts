@@ -1,5 +1,9 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
+import {
+  type IdentityProvider,
+  startIdentityProvider,
+} from '../../../../examples/identity-provider/identity-provider.ts'
 import type { ImportResult } from '../../src/bundle/import-bundle.ts'
 import { loadConfig } from '../../src/config.ts'
 import { createOAuthClient } from '../../src/oauth/oauth-clients.ts'
@@ -7,7 +11,6 @@ import { interactionCsrfToken, signInCsrfToken } from '../../src/web/csrf.ts'
 import { choiceValue } from '../../src/web/workspace-choice.ts'
 import { Browser } from '../harness/browser.ts'
 import { importOk, smallBundle } from '../harness/bundles.ts'
-import { type IdentityProvider, startIdentityProvider } from '../harness/identity-provider.ts'
 import { authorizationUrl, pkcePair } from '../harness/oauth-client-requests.ts'
 import { type ListeningTestApp, startListeningTestApp } from '../harness/oauth-flow.ts'
 import { contentState } from '../harness/row-counts.ts'

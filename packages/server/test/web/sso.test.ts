@@ -1,14 +1,14 @@
 import assert from 'node:assert/strict'
 import { after, before, test } from 'node:test'
-import type { ImportResult } from '../../src/bundle/import-bundle.ts'
-import { createOAuthClient } from '../../src/oauth/oauth-clients.ts'
-import { Browser, formOn, type Page } from '../harness/browser.ts'
-import { importOk, smallBundle } from '../harness/bundles.ts'
 import {
   IDP_ACCOUNTS,
   type IdentityProvider,
   startIdentityProvider,
-} from '../harness/identity-provider.ts'
+} from '../../../../examples/identity-provider/identity-provider.ts'
+import type { ImportResult } from '../../src/bundle/import-bundle.ts'
+import { createOAuthClient } from '../../src/oauth/oauth-clients.ts'
+import { Browser, formOn, type Page } from '../harness/browser.ts'
+import { importOk, smallBundle } from '../harness/bundles.ts'
 import { authorizationUrl, exchangeCode, pkcePair } from '../harness/oauth-client-requests.ts'
 import { type ListeningTestApp, startListeningTestApp } from '../harness/oauth-flow.ts'
 import { contentState } from '../harness/row-counts.ts'

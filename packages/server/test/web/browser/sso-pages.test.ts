@@ -3,6 +3,10 @@ import { mkdirSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { after, before, test } from 'node:test'
 import type { Browser, BrowserContext, Page } from 'playwright-core'
+import {
+  type IdentityProvider,
+  startIdentityProvider,
+} from '../../../../../examples/identity-provider/identity-provider.ts'
 import type { ImportResult } from '../../../src/bundle/import-bundle.ts'
 import { createOAuthClient } from '../../../src/oauth/oauth-clients.ts'
 import {
@@ -15,7 +19,6 @@ import {
   withAxe,
 } from '../../harness/browser-app.ts'
 import { importOk, smallBundle } from '../../harness/bundles.ts'
-import { type IdentityProvider, startIdentityProvider } from '../../harness/identity-provider.ts'
 import { authorizationUrl, exchangeCode, pkcePair } from '../../harness/oauth-client-requests.ts'
 import { type Receiver, reply, startReceiver } from '../../harness/receiver.ts'
 import { signIn as sessionOf } from '../../harness/web-visitor.ts'

@@ -3,6 +3,10 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net'
 import Provider, { type Configuration } from 'oidc-provider'
 
+/** The one client of every such provider: Workgraph, and its secret (a fixed string: for trying). */
+export const IDP_CLIENT_ID = 'workgraph'
+export const IDP_CLIENT_SECRET = 'a test client secret of the identity provider'
+
 /** An account of the test identity provider: what its ID token and userinfo say. */
 export interface IdpAccount {
   readonly sub: string
@@ -22,10 +26,12 @@ export const IDP_ACCOUNTS = {
 } as const satisfies Record<string, IdpAccount>
 
 /**
- * A second OpenID Provider (oidc-provider, as the server's own authorization server is) on its
- * own loopback port: Workgraph's identity provider in the SSO tests. Its one client is
- * Workgraph, confidential, with the callback of `redirectUri`; its interactions are a page that
- * picks an account (or cancels), with no password, and consent is given.
+ * A small OpenID Provider (oidc-provider, as the server's own authorization server is) on a
+ * loopback port: an identity provider to try single sign-on with (provider.ts) and the one the
+ * SSO tests sign in through. Its one client is Workgraph, confidential, with the callback of
+ * `redirectUri`; its interactions are a page that picks an account (or cancels), with no
+ * password, and consent is given. Its secrets are fixed strings: it is for trying, never for
+ * real people.
  */
 export interface IdentityProvider {
   readonly issuer: string
@@ -51,7 +57,13 @@ export interface IdentityProvider {
  * to the userinfo endpoint when an access token is issued).
  */
 export async function startIdentityProvider(
-  options: { emailInIdToken?: boolean } = {},
+  options: {
+    emailInIdToken?: boolean
+    /** Its port on 127.0.0.1; a free one when left out. */
+    port?: number
+    /** Its accounts; the tests' (IDP_ACCOUNTS) when left out. */
+    accounts?: readonly IdpAccount[]
+  } = {},
 ): Promise<IdentityProvider> {
   let provider: Provider | null = null
   const server: Server = createServer((request, response) => {
@@ -62,13 +74,16 @@ export async function startIdentityProvider(
       })
     provider.callback()(request, response)
   })
-  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  await new Promise<void>((done, fail) => {
+    server.once('error', fail)
+    server.listen(options.port ?? 0, '127.0.0.1', done)
+  })
   const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
   const accounts = new Map<string, IdpAccount>(
-    Object.values(IDP_ACCOUNTS).map((account) => [account.sub, account]),
+    (options.accounts ?? Object.values(IDP_ACCOUNTS)).map((account) => [account.sub, account]),
   )
-  const clientId = 'workgraph'
-  const clientSecret = 'a test client secret of the identity provider'
+  const clientId = IDP_CLIENT_ID
+  const clientSecret = IDP_CLIENT_SECRET
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 })
   const jwk = privateKey.export({ format: 'jwk' })
 
@@ -120,30 +135,41 @@ export async function startIdentityProvider(
       }
       provider = new Provider(issuer, configuration)
     },
-    async signIn(authorizationUrl, account) {
-      const cookies = new Map<string, string>()
-      let response = await send(cookies, authorizationUrl)
-      for (let step = 0; step < 10; step++) {
-        const location = response.headers.get('location')
-        if (location) {
-          const next = new URL(location, issuer)
-          if (next.origin !== issuer) return next.href
-          response = await send(cookies, next.href)
-          continue
-        }
-        const form = /action="(\/interaction\/[^"]+\/login)"/.exec(await response.text())
-        if (!form?.[1]) throw new Error(`the provider answered ${response.status}, no sign-in form`)
-        const action = account === 'cancel' ? form[1].replace(/login$/, 'cancel') : form[1]
-        response = await send(cookies, new URL(action, issuer).href, { account })
-      }
-      throw new Error('the provider did not send the browser back in 10 steps')
-    },
+    signIn: (authorizationUrl, account) => signInAtProvider(issuer, authorizationUrl, account),
     close: () =>
       new Promise<void>((done) => {
         server.closeAllConnections()
         server.close(() => done())
       }),
   }
+}
+
+/**
+ * Plays a browser at a provider started here (in this process or another): from an authorization
+ * URL, signs in as the account (or cancels) on its page, and returns the address the provider
+ * sends the browser back to.
+ */
+export async function signInAtProvider(
+  issuer: string,
+  authorizationUrl: string,
+  account: string | 'cancel',
+): Promise<string> {
+  const cookies = new Map<string, string>()
+  let response = await send(cookies, authorizationUrl)
+  for (let step = 0; step < 10; step++) {
+    const location = response.headers.get('location')
+    if (location) {
+      const next = new URL(location, issuer)
+      if (next.origin !== issuer) return next.href
+      response = await send(cookies, next.href)
+      continue
+    }
+    const form = /action="(\/interaction\/[^"]+\/login)"/.exec(await response.text())
+    if (!form?.[1]) throw new Error(`the provider answered ${response.status}, no sign-in form`)
+    const action = account === 'cancel' ? form[1].replace(/login$/, 'cancel') : form[1]
+    response = await send(cookies, new URL(action, issuer).href, { account })
+  }
+  throw new Error('the provider did not send the browser back in 10 steps')
 }
 
 // The browser's requests to the provider: its cookies by name, redirects left to the caller.
@@ -186,7 +212,7 @@ async function interaction(
 <meta name="viewport" content="width=device-width, initial-scale=1"></head><body><main>
 <h1>Test IdP</h1><form method="post" action="/interaction/${uid}/login">
 <label for="account">Account</label> <select id="account" name="account">
-${[...accounts.values()].map((account) => `<option value="${account.sub}">${account.sub}</option>`).join('')}</select>
+${[...accounts.values()].map((account) => `<option value="${htmlText(account.sub)}">${htmlText(account.email ?? account.sub)}</option>`).join('')}</select>
 <button type="submit">Continue</button></form>
 <form method="post" action="/interaction/${uid}/cancel"><button type="submit">Cancel</button></form>
 </main></body></html>`
@@ -199,4 +225,9 @@ ${[...accounts.values()].map((account) => `<option value="${account.sub}">${acco
     ? { error: 'access_denied', error_description: 'The person cancelled.' }
     : { login: { accountId: form.get('account') ?? '' } }
   await provider.interactionFinished(request, response, result, { mergeWithLastSubmission: false })
+}
+
+// Account names are the example's own, but an email is text all the same.
+function htmlText(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`)
 }
