@@ -1,12 +1,10 @@
 import type { FastifyRequest } from 'fastify'
 import { sql } from 'kysely'
-import { bumpAclEpoch } from '../access/resource-index.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { AuditActor } from '../audit/audit-writer.ts'
 import type { Db } from '../db/database.ts'
-import { presentPerson } from '../graph/people/people.present.ts'
+import { recordPersonJoined } from '../graph/people/person-joined.ts'
 import { newId } from '../lib/ids.ts'
-import { recordDirectoryChange } from '../writes/directory-change.ts'
 import type { SsoIdentity } from './sso-identity.ts'
 import { emailDomain, type SsoOption } from './sso-options.ts'
 
@@ -197,26 +195,6 @@ async function join(
     userAgent: input.origin.userAgent,
     via: 'web',
   }
-  await recordDirectoryChange(
-    { trx, actor, now },
-    {
-      verb: 'person.joined',
-      subjectId: person.id,
-      subjectType: 'person',
-      audit: {
-        resourceId: person.id,
-        resourceType: 'person',
-        before: null,
-        after: { name, email: person.email, role: person.role, ...input.audit },
-      },
-      eventObject: presentPerson(
-        { ...person, deactivated_at: null, team_ids: [] },
-        false,
-        deps.urls,
-      ),
-    },
-  )
-  // The directory changed: principals are read again under a new epoch (as web/join.routes.ts).
-  await bumpAclEpoch(trx, input.workspaceId)
+  await recordPersonJoined({ trx, actor, now, urls: deps.urls }, person, input.audit)
   return { personId: person.id, workspaceId: person.workspace_id }
 }

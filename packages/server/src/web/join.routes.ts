@@ -1,16 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify'
 import { emailPasswordHash } from '../access/email-password-hashes.ts'
-import { bumpAclEpoch } from '../access/resource-index.ts'
 import { hashSecret, isWellFormedSecret, SECRET_PREFIX } from '../access/secrets.ts'
 import type { AppDeps } from '../app-deps.ts'
 import type { AuditActor } from '../audit/audit-writer.ts'
 import { joinPath } from '../graph/people/invitations.commands.ts'
 import { pendingInvitationByToken } from '../graph/people/invitations.queries.ts'
-import { presentPerson } from '../graph/people/people.present.ts'
+import { recordPersonJoined } from '../graph/people/person-joined.ts'
 import { newId } from '../lib/ids.ts'
 import { hashPassword, isPasswordHash, verifyPassword } from '../lib/password.ts'
 import { PASSWORD_LENGTH } from '../setup/owner-input.ts'
-import { recordDirectoryChange } from '../writes/directory-change.ts'
 import { fromOwnPages, sameToken, signInCsrfToken } from './csrf.ts'
 import { setEmailPassword } from './email-passwords.ts'
 import { invitationGonePage, joinPage } from './join.view.ts'
@@ -186,29 +184,9 @@ export function joinRoutes(deps: AppDeps, cookies: WebCookies) {
           userAgent: typeof userAgent === 'string' ? userAgent : null,
           via: 'web',
         }
-        const record = presentPerson(
-          { ...person, deactivated_at: null, team_ids: [] },
-          false,
-          deps.urls,
-        )
-        await recordDirectoryChange(
-          { trx, actor, now },
-          {
-            verb: 'person.joined',
-            subjectId: person.id,
-            subjectType: 'person',
-            audit: {
-              resourceId: person.id,
-              resourceType: 'person',
-              before: null,
-              after: { name, email: person.email, role: person.role, invitation_id: invitation.id },
-            },
-            eventObject: record,
-          },
-        )
-        // Guests see the people of their projects: a new person is in none, but the directory
-        // changed, and principals are read again under a new epoch.
-        await bumpAclEpoch(trx, ws)
+        await recordPersonJoined({ trx, actor, now, urls: deps.urls }, person, {
+          invitation_id: invitation.id,
+        })
         return startSession(trx, { workspaceId: ws, personId: person.id, now })
       })
       deps.health.written()
