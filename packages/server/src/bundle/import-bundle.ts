@@ -3,6 +3,7 @@ import { emailKey, emailPasswordHashes } from '../access/email-password-hashes.t
 import { syncResourceIndex } from '../access/resource-index.ts'
 import type { Database } from '../db/database.ts'
 import { defineBuiltInKinds } from '../kinds/built-in-kinds.ts'
+import { importSessionName } from '../lib/import-progress-name.ts'
 import { hashPassword, type PasswordCost } from '../lib/password.ts'
 import { type BundlePlan, type IdMaker, type ImportSecrets, planImport } from './bundle-plan.ts'
 import type { Problem } from './schema-problems.ts'
@@ -30,7 +31,7 @@ export interface ImportOptions {
   /** The work factor of the passwords it hashes; `PASSWORD_COST` unless a test lowers it. */
   passwordCost?: PasswordCost
   /** Called in the import's transaction just before it commits: throwing rolls it all back. */
-  beforeCommit?: () => void
+  beforeCommit?: () => void | Promise<void>
 }
 
 // Foreign keys decide this order.
@@ -114,6 +115,8 @@ export async function writeImport(
     await sql`set local statement_timeout = 0`.execute(trx)
     await sql`set local lock_timeout = 0`.execute(trx)
     await sql`set local idle_in_transaction_session_timeout = 0`.execute(trx)
+    const progress = sessionProgress(trx, total)
+    await progress.report(0)
     for (const table of TABLE_ORDER) {
       const rows = (plan.tables[table] ?? []) as Insertable<Database[typeof table]>[]
       delete plan.tables[table]
@@ -129,15 +132,17 @@ export async function writeImport(
           .execute()
         done += slice.length
         options.onProgress?.(done, total)
+        await progress.report(done)
       }
     }
+    await progress.report(done, true)
     await trx
       .insertInto('change_positions')
       .values({ workspace_id: plan.workspaceId, last: changes })
       .execute()
     options.onPhase?.('indexing for search')
     await syncResourceIndex(trx, plan.workspaceId, { all: true })
-    options.beforeCommit?.()
+    await options.beforeCommit?.()
   })
   return { workspace_id: plan.workspaceId, ids: plan.ids, ...plan.secrets }
 }
@@ -186,4 +191,20 @@ function serialize(table: keyof Database, row: object): object {
   if (table === 'activity')
     return { ...row, changes: JSON.stringify((row as { changes?: unknown }).changes ?? {}) }
   return row
+}
+
+// Tells the import's progress through its session's name, at most once a second (and at the
+// end), so that a server's /metrics can read it while the transaction is open
+// (lib/import-progress-name.ts). Local to the transaction: the name reverts when it ends.
+function sessionProgress(trx: Kysely<Database>, total: number) {
+  let last = Number.NEGATIVE_INFINITY
+  return {
+    async report(done: number, final = false) {
+      if (!final && performance.now() - last < 1000) return
+      last = performance.now()
+      await sql`select set_config('application_name', ${importSessionName(done, total)}, true)`.execute(
+        trx,
+      )
+    },
+  }
 }

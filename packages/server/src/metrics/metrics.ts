@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client'
 import type { Db } from '../db/database.ts'
 import type { PoolUse } from '../db/pool-use.ts'
+import { registerImportGauges } from './import-gauges.ts'
 import { registerPoolMetrics } from './pool-metrics.ts'
 
 /**
@@ -61,6 +62,7 @@ export function createMetrics(
   // started before, would be counted as checkouts waiting on the pool they are waiting for.
   if (options.pool) registerPoolMetrics(options.pool, registry)
   registerOutboxGauges(db, registry)
+  registerImportGauges(db, registry)
   const openWaits = new Gauge({
     name: 'workgraph_open_waits',
     help: 'Requests held open waiting for changes now, by kind (changes_long_poll, mcp_listen).',

@@ -2,12 +2,14 @@ import assert from 'node:assert/strict'
 import { readFileSync } from 'node:fs'
 import { after, before, test } from 'node:test'
 import type { ImportResult } from '../../src/bundle/import-bundle.ts'
+import { prepareImport, writeImport } from '../../src/bundle/import-bundle.ts'
 import { allowSignInAttempt } from '../../src/web/sign-in.ts'
 import { WebhookDispatcher } from '../../src/webhooks/webhook-dispatcher.ts'
-import { importOk, tokenOf, webhookBundle } from '../harness/bundles.ts'
+import { importOk, smallBundle, tokenOf, webhookBundle } from '../harness/bundles.ts'
 import { pollsWaiting } from '../harness/polls-waiting.ts'
 import { type Receiver, reply, startReceiver } from '../harness/receiver.ts'
 import { client, startTestApp, type TestApp } from '../harness/test-app.ts'
+import { ENGINE } from '../harness/test-database.ts'
 
 // What the work of a process adds to `GET /metrics` (docs/operations.md, "Metrics"): the
 // database pool, webhook deliveries, open waits and rate-limit refusals.
@@ -131,6 +133,30 @@ test('sign-in attempts over their budgets are counted by email and by address', 
     seriesValue(body, 'workgraph_rate_limit_refusals_total{budget="sign_in_address"}'),
     1,
   )
+})
+
+test('an import running against the database is reported with its rows until it commits', // An import holds the embedded database's one connection: no scrape can run beside it there.
+{
+  skip: ENGINE !== 'postgres' && 'the embedded database admits no server beside an import',
+}, async () => {
+  const idle = await scrape()
+  assert.equal(seriesValue(idle, 'workgraph_imports_running'), 0)
+  const prepared = prepareImport(smallBundle())
+  assert.ok(prepared.ok)
+  let during = ''
+  await writeImport(t.db.db, prepared.plan, {
+    // Still in the import's transaction: nothing of it is committed, its progress is seen.
+    beforeCommit: async () => {
+      during = await scrape()
+    },
+  })
+  assert.equal(seriesValue(during, 'workgraph_imports_running'), 1)
+  const total = seriesValue(during, 'workgraph_import_rows{of="total"}')
+  assert.ok(total > 0, during)
+  assert.equal(seriesValue(during, 'workgraph_import_rows{of="written"}'), total)
+  const after = await scrape()
+  assert.equal(seriesValue(after, 'workgraph_imports_running'), 0)
+  assert.equal(seriesValue(after, 'workgraph_import_rows{of="total"}'), 0)
 })
 
 test('every metric of ours is in the table of docs/operations.md', () => {
