@@ -135,29 +135,35 @@ test('sign-in attempts over their budgets are counted by email and by address', 
   )
 })
 
-test('an import running against the database is reported with its rows until it commits', // An import holds the embedded database's one connection: no scrape can run beside it there.
-{
+// An import holds the embedded database's one connection: no scrape can run beside it there.
+const POSTGRES_ONLY = {
   skip: ENGINE !== 'postgres' && 'the embedded database admits no server beside an import',
-}, async () => {
-  const idle = await scrape()
-  assert.equal(seriesValue(idle, 'workgraph_imports_running'), 0)
-  const prepared = prepareImport(smallBundle())
-  assert.ok(prepared.ok)
-  let during = ''
-  await writeImport(t.db.db, prepared.plan, {
-    // Still in the import's transaction: nothing of it is committed, its progress is seen.
-    beforeCommit: async () => {
-      during = await scrape()
-    },
-  })
-  assert.equal(seriesValue(during, 'workgraph_imports_running'), 1)
-  const total = seriesValue(during, 'workgraph_import_rows{of="total"}')
-  assert.ok(total > 0, during)
-  assert.equal(seriesValue(during, 'workgraph_import_rows{of="written"}'), total)
-  const after = await scrape()
-  assert.equal(seriesValue(after, 'workgraph_imports_running'), 0)
-  assert.equal(seriesValue(after, 'workgraph_import_rows{of="total"}'), 0)
-})
+}
+
+test(
+  'an import running against the database is reported with its rows until it commits',
+  POSTGRES_ONLY,
+  async () => {
+    const idle = await scrape()
+    assert.equal(seriesValue(idle, 'workgraph_imports_running'), 0)
+    const prepared = prepareImport(smallBundle())
+    assert.ok(prepared.ok)
+    let during = ''
+    await writeImport(t.db.db, prepared.plan, {
+      // Still in the import's transaction: nothing of it is committed, its progress is seen.
+      beforeCommit: async () => {
+        during = await scrape()
+      },
+    })
+    assert.equal(seriesValue(during, 'workgraph_imports_running'), 1)
+    const total = seriesValue(during, 'workgraph_import_rows{of="total"}')
+    assert.ok(total > 0, during)
+    assert.equal(seriesValue(during, 'workgraph_import_rows{of="written"}'), total)
+    const after = await scrape()
+    assert.equal(seriesValue(after, 'workgraph_imports_running'), 0)
+    assert.equal(seriesValue(after, 'workgraph_import_rows{of="total"}'), 0)
+  },
+)
 
 test('every metric of ours is in the table of docs/operations.md', () => {
   const doc = readFileSync(new URL('../../../../docs/operations.md', import.meta.url), 'utf8')
