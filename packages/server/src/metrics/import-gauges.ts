@@ -2,6 +2,7 @@ import { sql } from 'kysely'
 import { Gauge, type Registry } from 'prom-client'
 import type { Db } from '../db/database.ts'
 import { IMPORT_SESSION_PREFIX, importProgressOf } from '../lib/import-progress-name.ts'
+import { sharedRead } from './shared-read.ts'
 
 /**
  * Imports running now against this database and their rows, read from the sessions that name
@@ -10,12 +11,12 @@ import { IMPORT_SESSION_PREFIX, importProgressOf } from '../lib/import-progress-
  * The embedded database admits no server beside an import, so there it reports none.
  */
 export function registerImportGauges(db: Db, registry: Registry): void {
-  const running = async () => {
+  const running = sharedRead(async () => {
     const { rows } = await sql<{ name: string }>`
       select application_name as name from pg_stat_activity
       where application_name like ${`${IMPORT_SESSION_PREFIX}%`}`.execute(db)
     return rows.flatMap((row) => importProgressOf(row.name) ?? [])
-  }
+  })
   new Gauge({
     name: 'workgraph_imports_running',
     help: 'Bundle imports writing to this database now.',

@@ -4,6 +4,7 @@ import type { Db } from '../db/database.ts'
 import type { PoolUse } from '../db/pool-use.ts'
 import { registerImportGauges } from './import-gauges.ts'
 import { registerPoolMetrics } from './pool-metrics.ts'
+import { sharedRead } from './shared-read.ts'
 
 /**
  * What one process tells Prometheus (docs/operations.md, "Metrics"): its requests, database pool,
@@ -103,14 +104,19 @@ export function createMetrics(
 // Read from the database (the partial index of pending events), so every instance reports the
 // same figures, whichever of them dispatches.
 function registerOutboxGauges(db: Db, registry: Registry): void {
+  const outbox = sharedRead(async () => {
+    const { rows } = await sql<{ pending: number; seconds: number | null }>`
+      select count(*)::int as pending,
+        extract(epoch from now() - min(created_at))::float8 as seconds
+      from events where dispatched_at is null`.execute(db)
+    return { pending: rows[0]?.pending ?? 0, seconds: Math.max(0, rows[0]?.seconds ?? 0) }
+  })
   new Gauge({
     name: 'workgraph_outbox_pending_events',
     help: 'Events committed and not yet dispatched to webhook endpoints (every workspace).',
     registers: [registry],
     async collect() {
-      const { rows } = await sql<{ pending: number }>`
-        select count(*)::int as pending from events where dispatched_at is null`.execute(db)
-      this.set(rows[0]?.pending ?? 0)
+      this.set((await outbox()).pending)
     },
   })
   new Gauge({
@@ -118,10 +124,7 @@ function registerOutboxGauges(db: Db, registry: Registry): void {
     help: 'Age of the oldest event not yet dispatched; 0 when none waits.',
     registers: [registry],
     async collect() {
-      const { rows } = await sql<{ seconds: number | null }>`
-        select extract(epoch from now() - min(created_at))::float8 as seconds
-        from events where dispatched_at is null`.execute(db)
-      this.set(Math.max(0, rows[0]?.seconds ?? 0))
+      this.set((await outbox()).seconds)
     },
   })
 }
